@@ -1,0 +1,66 @@
+import type { Command } from "commander";
+import { AppError } from "../../src/errors.js";
+import { createCompany, getCompany, listCompanies, updateCompany, type Company } from "../../src/store/companies.js";
+import { parseId, withServices, type CliContext } from "../context.js";
+import { printJson } from "../io.js";
+
+function parseThreshold(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) > 100) throw new Error(`invalid --low-score-threshold "${v}" (expected an integer from 0 to 100)`);
+  return Number(v);
+}
+
+function line(c: Company): string {
+  return `${c.id}\t${c.name}\tlow-score-threshold=${c.low_score_threshold}\tcreated ${c.created_at}`;
+}
+
+export function companyCommand(program: Command, ctx: CliContext): void {
+  const company = program.command("company").description("Manage companies (tenants)");
+
+  company
+    .command("create <name>")
+    .description("Create a company")
+    .option("--low-score-threshold <n>", "overall score below which call.low_score_detected fires (default 60)")
+    .option("--json", "print the company as JSON")
+    .action(async (name: string, opts: { lowScoreThreshold?: string; json?: boolean }, cmd: Command) => {
+      if (!name.trim()) throw new Error("company name must not be empty");
+      const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
+      const created = await withServices(cmd, ctx, (s) => createCompany(s.store.db, { name: name.trim(), low_score_threshold: threshold }));
+      if (opts.json) printJson(ctx.io, created);
+      else ctx.io.out(`Created company ${created.id} "${created.name}" (low-score threshold ${created.low_score_threshold})`);
+    });
+
+  company
+    .command("list")
+    .description("List companies")
+    .option("--json", "print the companies as JSON")
+    .action(async (opts: { json?: boolean }, cmd: Command) => {
+      const all = await withServices(cmd, ctx, (s) => listCompanies(s.store.db));
+      if (opts.json) printJson(ctx.io, all);
+      else if (all.length === 0) ctx.io.out("No companies yet. Create one with: callreview company create <name>");
+      else ctx.io.out(all.map(line).join("\n"));
+    });
+
+  company
+    .command("update <id>")
+    .description("Change a company's name or settings")
+    .option("--name <name>", "new name")
+    .option("--low-score-threshold <n>", "overall score below which call.low_score_detected fires")
+    .option("--rep-channel <left|right>", "stereo channel that carries the rep")
+    .option("--json", "print the company as JSON")
+    .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; json?: boolean }, cmd: Command) => {
+      const id = parseId(idArg, "company id");
+      const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
+      if (opts.repChannel !== undefined && opts.repChannel !== "left" && opts.repChannel !== "right") {
+        throw new Error(`invalid --rep-channel "${opts.repChannel}" (expected left or right)`);
+      }
+      if (opts.name !== undefined && !opts.name.trim()) throw new Error("company name must not be empty");
+      const updated = await withServices(cmd, ctx, async (s) => {
+        const current = await getCompany(s.store.db, id);
+        if (!current) throw new AppError("not_found", `company ${id} not found`);
+        const settings = opts.repChannel ? { ...current.settings, rep_channel: opts.repChannel as "left" | "right" } : undefined;
+        return (await updateCompany(s.store.db, id, { name: opts.name?.trim(), low_score_threshold: threshold, settings }))!;
+      });
+      if (opts.json) printJson(ctx.io, updated);
+      else ctx.io.out(`Updated company ${updated.id}: ${line(updated)}`);
+    });
+}

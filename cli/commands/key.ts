@@ -1,0 +1,65 @@
+import type { Command } from "commander";
+import { createApiKey, listCompanyApiKeys, revokeApiKeyByPublicId, type ApiKeyView } from "../../src/auth/api-keys.js";
+import { parseScopes } from "../../src/auth/scopes.js";
+import { parseId, withServices, type CliContext } from "../context.js";
+import { printJson } from "../io.js";
+
+function parseExpiry(v: string): string {
+  const ms = Date.parse(v);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(ms)) throw new Error(`invalid --expires-at "${v}" (expected an ISO 8601 date or date-time)`);
+  return new Date(ms).toISOString();
+}
+
+function status(k: ApiKeyView): string {
+  if (k.revoked_at) return `revoked ${k.revoked_at}`;
+  if (k.expires_at && Date.parse(k.expires_at) <= Date.now()) return `expired ${k.expires_at}`;
+  return k.expires_at ? `active until ${k.expires_at}` : "active";
+}
+
+export function keyCommand(program: Command, ctx: CliContext): void {
+  const key = program.command("key").description("Manage API keys");
+
+  key
+    .command("create")
+    .description("Create an API key; the key is printed once and cannot be shown again")
+    .requiredOption("--company <id>", "company the key belongs to")
+    .option("--scopes <list>", "comma-separated scopes: calls:write,calls:read,reports:read (default: all)")
+    .option("--expires-at <iso>", "expiry date-time (ISO 8601)")
+    .option("--name <label>", "a label to recognise the key by")
+    .option("--json", "print the key as JSON")
+    .action(async (opts: { company: string; scopes?: string; expiresAt?: string; name?: string; json?: boolean }, cmd: Command) => {
+      const companyId = parseId(opts.company, "--company");
+      const scopes = opts.scopes !== undefined ? parseScopes(opts.scopes) : undefined;
+      const expiresAt = opts.expiresAt !== undefined ? parseExpiry(opts.expiresAt) : null;
+      const created = await withServices(cmd, ctx, (s) => createApiKey(s.store.db, { companyId, scopes, expiresAt, name: opts.name ?? null }));
+      if (opts.json) {
+        printJson(ctx.io, created);
+        return;
+      }
+      ctx.io.out(created.key);
+      ctx.io.err(`API key ${created.public_id} for company ${created.company_id}, scopes ${created.scopes.join(",")}. Store it now: it is not shown again.`);
+    });
+
+  key
+    .command("list")
+    .description("List a company's API keys (never their secrets)")
+    .requiredOption("--company <id>", "company id")
+    .option("--json", "print the keys as JSON")
+    .action(async (opts: { company: string; json?: boolean }, cmd: Command) => {
+      const companyId = parseId(opts.company, "--company");
+      const keys = await withServices(cmd, ctx, (s) => listCompanyApiKeys(s.store.db, companyId));
+      if (opts.json) printJson(ctx.io, keys);
+      else if (keys.length === 0) ctx.io.out(`Company ${companyId} has no API keys.`);
+      else ctx.io.out(keys.map((k) => `${k.public_id}\t${k.scopes.join(",")}\t${status(k)}\t${k.name ?? ""}`).join("\n"));
+    });
+
+  key
+    .command("revoke <public_id>")
+    .description("Revoke an API key at once")
+    .option("--json", "print the key as JSON")
+    .action(async (publicId: string, opts: { json?: boolean }, cmd: Command) => {
+      const revoked = await withServices(cmd, ctx, (s) => revokeApiKeyByPublicId(s.store.db, publicId));
+      if (opts.json) printJson(ctx.io, revoked);
+      else ctx.io.out(`Revoked API key ${revoked.public_id} (${revoked.revoked_at})`);
+    });
+}

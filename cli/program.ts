@@ -1,0 +1,52 @@
+import { Command, CommanderError } from "commander";
+import { VERSION } from "../src/version.js";
+import { companyCommand } from "./commands/company.js";
+import { doctorCommand } from "./commands/doctor.js";
+import { keyCommand } from "./commands/key.js";
+import { serveCommand } from "./commands/serve.js";
+import type { CliContext } from "./context.js";
+import { processIo, type Io } from "./io.js";
+
+/** Builds the whole CLI. Tests call `buildProgram(io).parseAsync([...], { from: "user" })` in process. */
+export function buildProgram(io: Io = processIo, env: Record<string, string | undefined> = process.env): Command {
+  const ctx: CliContext = { io, env };
+  const program = new Command("callreview")
+    .description("Self-hosted call review: local transcription and analysis of sales calls")
+    .version(VERSION, "-v, --version")
+    .option("--data-dir <dir>", "data directory [env CALLREVIEW_DATA_DIR, default ./data]")
+    .option("--models-dir <dir>", "models directory [env CALLREVIEW_MODELS_DIR, default ./models]")
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+
+  serveCommand(program, ctx);
+  companyCommand(program, ctx);
+  keyCommand(program, ctx);
+  doctorCommand(program, ctx);
+
+  // Subcommands inherit the I/O and error handling.
+  for (const c of allCommands(program)) {
+    c.exitOverride().configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+  }
+  return program;
+}
+
+function allCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
+}
+
+/** Runs the CLI: exit code 0 on success, 1 with one clear line on stderr on failure. */
+export async function runCli(argv: string[], io: Io = processIo, env: Record<string, string | undefined> = process.env): Promise<number> {
+  const program = buildProgram(io, env);
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version exit with 0; commander already printed its own message otherwise.
+      return e.exitCode === 0 || e.code === "commander.helpDisplayed" || e.code === "commander.version" ? 0 : e.exitCode || 1;
+    }
+    io.err(`callreview: ${(e as Error).message}`);
+    return 1;
+  }
+}

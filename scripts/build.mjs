@@ -1,0 +1,28 @@
+// Compiles the CLI (and everything it imports) into one executable, dist/callreview, with Bun from node_modules.
+import { spawnSync } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const bun = path.join(root, "node_modules", ".bin", process.platform === "win32" ? "bun.exe" : "bun");
+const out = path.join(root, "dist", "callreview");
+mkdirSync(path.dirname(out), { recursive: true });
+
+const args = [
+  "build",
+  "--compile",
+  "--minify-syntax",
+  "--sourcemap=none",
+  // Node-only modules: reached only when the runtime is Node, never inside the executable.
+  "--external", "better-sqlite3",
+  "--external", "@hono/node-server",
+  path.join(root, "cli", "main.ts"),
+  "--outfile", out,
+];
+const r = spawnSync(bun, args, { cwd: root, stdio: "inherit" });
+if (r.status !== 0) {
+  console.error(`build failed (bun exited with ${r.status ?? r.signal})`);
+  process.exit(1);
+}
+console.log(`built ${path.relative(process.cwd(), out) || out}`);

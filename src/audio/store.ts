@@ -1,0 +1,121 @@
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { AppError } from "../errors.js";
+import { SNIFF_BYTES, sniffAudioFormat, type AudioFormat } from "./sniff.js";
+
+export interface StoredAudio {
+  sha256: string;
+  bytes: number;
+  format: AudioFormat;
+  /** Absolute path of the stored file. */
+  path: string;
+}
+
+export function audioDir(dataDir: string): string {
+  return path.join(dataDir, "audio");
+}
+
+/** Content-addressed location: audio/<first two hex>/<sha256>. */
+export function audioPath(dataDir: string, sha256: string): string {
+  return path.join(audioDir(dataDir), sha256.slice(0, 2), sha256);
+}
+
+/**
+ * Streams audio to disk under the data dir: hashed and size-checked chunk by
+ * chunk (never whole in memory), sniffed from its first bytes, fsynced, then
+ * renamed into its content address. Any failure removes the temporary file, so
+ * a rejected or broken upload leaves nothing behind.
+ */
+export async function storeAudioStream(
+  dataDir: string,
+  source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
+  opts: { maxBytes: number },
+): Promise<StoredAudio> {
+  const tmpDir = path.join(audioDir(dataDir), "tmp");
+  try {
+    await fsp.mkdir(tmpDir, { recursive: true });
+  } catch (e) {
+    throw new AppError("invalid_file", `could not store the file: ${(e as NodeJS.ErrnoException).code ?? "storage error"}`);
+  }
+  const tmp = path.join(tmpDir, `${Date.now()}-${randomBytes(8).toString("hex")}.part`);
+  const hash = createHash("sha256");
+  let bytes = 0;
+  let head: Uint8Array = new Uint8Array(0);
+  let handle: fsp.FileHandle | undefined;
+  try {
+    handle = await fsp.open(tmp, "wx");
+    for await (const chunk of iterate(source)) {
+      bytes += chunk.byteLength;
+      if (bytes > opts.maxBytes) {
+        throw new AppError("invalid_file", `file is larger than the limit of ${formatMiB(opts.maxBytes)}`);
+      }
+      if (head.length < SNIFF_BYTES) head = concatHead(head, chunk);
+      hash.update(chunk);
+      await handle.write(chunk);
+    }
+    if (bytes === 0) throw new AppError("invalid_file", "file is empty");
+    const format = sniffAudioFormat(head);
+    if (!format) {
+      throw new AppError("invalid_file", "file is not a supported audio type (accepted: WAV, MP3, FLAC, OGG/Opus, M4A/MP4, WebM)");
+    }
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    const sha256 = hash.digest("hex");
+    const finalPath = audioPath(dataDir, sha256);
+    await fsp.mkdir(path.dirname(finalPath), { recursive: true });
+    // Same content already stored: keep the existing file.
+    if (fs.existsSync(finalPath)) await fsp.rm(tmp, { force: true });
+    else await fsp.rename(tmp, finalPath);
+    return { sha256, bytes, format, path: finalPath };
+  } catch (e) {
+    await handle?.close().catch(() => undefined);
+    await fsp.rm(tmp, { force: true }).catch(() => undefined);
+    if (e instanceof AppError) throw e;
+    throw new AppError("invalid_file", `could not store the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** Copies a local file into the store with the same checks as an upload. */
+export async function storeAudioFile(dataDir: string, file: string, opts: { maxBytes: number }): Promise<StoredAudio> {
+  let stream: fs.ReadStream;
+  try {
+    await fsp.access(file, fs.constants.R_OK);
+    stream = fs.createReadStream(file, { highWaterMark: 1 << 20 });
+  } catch (e) {
+    throw new AppError("invalid_file", `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? "error"}`);
+  }
+  return storeAudioStream(dataDir, stream, opts);
+}
+
+export function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${bytes} bytes`;
+}
+
+async function* iterate(source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>): AsyncIterable<Uint8Array> {
+  if (Symbol.asyncIterator in source) {
+    for await (const c of source as AsyncIterable<Uint8Array>) yield typeof c === "string" ? Buffer.from(c) : c;
+    return;
+  }
+  const reader = (source as ReadableStream<Uint8Array>).getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function concatHead(head: Uint8Array, chunk: Uint8Array): Uint8Array {
+  const take = chunk.subarray(0, SNIFF_BYTES - head.length);
+  const out = new Uint8Array(head.length + take.length);
+  out.set(head);
+  out.set(take, head.length);
+  return out;
+}

@@ -1,0 +1,119 @@
+import path from "node:path";
+import { AppError } from "./errors.js";
+
+/**
+ * Flags > env (CALLREVIEW_*) > defaults, parsed once. This is the only module
+ * that reads process.env, so every setting and its source is listed here.
+ */
+export const PIPELINE_MODES = ["auto", "placeholder", "live"] as const;
+export type PipelineMode = (typeof PIPELINE_MODES)[number];
+export const ANALYZER_KINDS = ["auto", "rules", "llama", "ollama"] as const;
+export type AnalyzerKind = (typeof ANALYZER_KINDS)[number];
+
+export interface Config {
+  dataDir: string;
+  modelsDir: string;
+  host: string;
+  port: number;
+  pipeline: PipelineMode;
+  workers: number;
+  /** Requests per window per API key; 0 turns rate limiting off. */
+  rateLimit: number;
+  rateLimitWindowSeconds: number;
+  maxUploadMb: number;
+  analyzer: AnalyzerKind;
+  llmModel: string | undefined;
+  ollamaUrl: string;
+  ollamaModel: string | undefined;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+}
+
+type Parser<T> = (raw: string, name: string) => T;
+
+interface Setting<K extends keyof Config> {
+  key: K;
+  env: string;
+  flag: string;
+  default: Config[K];
+  parse: Parser<Config[K]>;
+  doc: string;
+}
+
+const str: Parser<string> = (raw) => raw;
+const optStr: Parser<string | undefined> = (raw) => (raw === "" ? undefined : raw);
+
+function int(min: number, max: number): Parser<number> {
+  return (raw, name) => {
+    const n = Number(raw);
+    if (!/^-?\d+$/.test(String(raw).trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+      throw new AppError("invalid_config", `invalid value for ${name}: "${raw}" (expected an integer from ${min} to ${max})`);
+    }
+    return n;
+  };
+}
+
+function oneOf<T extends string>(values: readonly T[]): Parser<T> {
+  return (raw, name) => {
+    if (!values.includes(raw as T)) {
+      throw new AppError("invalid_config", `invalid value for ${name}: "${raw}" (expected one of ${values.join(", ")})`);
+    }
+    return raw as T;
+  };
+}
+
+const url: Parser<string> = (raw, name) => {
+  try {
+    const u = new URL(raw);
+    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("protocol");
+    return raw.replace(/\/+$/, "");
+  } catch {
+    throw new AppError("invalid_config", `invalid value for ${name}: "${raw}" (expected an http(s) URL)`);
+  }
+};
+
+function def<K extends keyof Config>(s: Setting<K>): Setting<K> {
+  return s;
+}
+
+export const SETTINGS = [
+  def({ key: "dataDir", flag: "--data-dir", env: "CALLREVIEW_DATA_DIR", default: "./data", parse: str, doc: "Directory holding callreview.db and stored audio." }),
+  def({ key: "modelsDir", flag: "--models-dir", env: "CALLREVIEW_MODELS_DIR", default: "./models", parse: str, doc: "Directory holding whisper / VAD / GGUF model files." }),
+  def({ key: "host", flag: "--host", env: "CALLREVIEW_HOST", default: "127.0.0.1", parse: str, doc: "Address the HTTP listener binds." }),
+  def({ key: "port", flag: "--port", env: "CALLREVIEW_PORT", default: 8080, parse: int(0, 65535), doc: "HTTP port (0 picks a free port)." }),
+  def({ key: "pipeline", flag: "--pipeline", env: "CALLREVIEW_PIPELINE", default: "auto", parse: oneOf(PIPELINE_MODES), doc: "auto | placeholder | live." }),
+  def({ key: "workers", flag: "--workers", env: "CALLREVIEW_WORKERS", default: 2, parse: int(0, 64), doc: "Pipeline workers inside `serve` (0 = API only)." }),
+  def({ key: "rateLimit", flag: "--rate-limit", env: "CALLREVIEW_RATE_LIMIT", default: 120, parse: int(0, 1_000_000), doc: "Requests per window per API key (0 = off)." }),
+  def({ key: "rateLimitWindowSeconds", flag: "--rate-limit-window", env: "CALLREVIEW_RATE_LIMIT_WINDOW", default: 60, parse: int(1, 86_400), doc: "Rate-limit window in seconds." }),
+  def({ key: "maxUploadMb", flag: "--max-upload-mb", env: "CALLREVIEW_MAX_UPLOAD_MB", default: 200, parse: int(1, 10_240), doc: "Largest accepted audio file (uploads and downloads), MiB." }),
+  def({ key: "analyzer", flag: "--analyzer", env: "CALLREVIEW_ANALYZER", default: "auto", parse: oneOf(ANALYZER_KINDS), doc: "auto | rules | llama | ollama." }),
+  def({ key: "llmModel", flag: "--llm-model", env: "CALLREVIEW_LLM_MODEL", default: undefined, parse: optStr, doc: "GGUF file (path or name in the models dir) for the llama analyzer." }),
+  def({ key: "ollamaUrl", flag: "--ollama-url", env: "CALLREVIEW_OLLAMA_URL", default: "http://127.0.0.1:11434", parse: url, doc: "Ollama server for the ollama analyzer." }),
+  def({ key: "ollamaModel", flag: "--ollama-model", env: "CALLREVIEW_OLLAMA_MODEL", default: undefined, parse: optStr, doc: "Ollama model name." }),
+  def({ key: "logLevel", flag: "--log-level", env: "CALLREVIEW_LOG_LEVEL", default: "info", parse: oneOf(["debug", "info", "warn", "error", "silent"] as const), doc: "debug | info | warn | error | silent." }),
+] as const;
+
+/** Flag values as commander hands them over (camelCase keys of Config). */
+export type ConfigFlags = Partial<Record<keyof Config, string | number | undefined>>;
+
+export function loadConfig(flags: ConfigFlags = {}, env: Record<string, string | undefined> = process.env): Config {
+  const out: Record<string, unknown> = {};
+  for (const s of SETTINGS) {
+    const flagValue = flags[s.key];
+    const envValue = env[s.env];
+    if (flagValue !== undefined && flagValue !== null) {
+      out[s.key] = (s.parse as Parser<unknown>)(String(flagValue), s.flag);
+    } else if (envValue !== undefined && envValue !== "") {
+      out[s.key] = (s.parse as Parser<unknown>)(envValue, s.env);
+    } else {
+      out[s.key] = s.default;
+    }
+  }
+  const cfg = out as unknown as Config;
+  cfg.dataDir = path.resolve(cfg.dataDir);
+  cfg.modelsDir = path.resolve(cfg.modelsDir);
+  return cfg;
+}
+
+export function databasePath(cfg: Pick<Config, "dataDir">): string {
+  return path.join(cfg.dataDir, "callreview.db");
+}

@@ -1,0 +1,29 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { requestId } from "hono/request-id";
+import type { Services } from "../services.js";
+import { VERSION } from "../version.js";
+import { notFoundHandler, onErrorHandler } from "./errors.js";
+import type { AppEnv } from "./env.js";
+
+/**
+ * The HTTP application. The v1 routes are registered once on `v1` and mounted
+ * at both /v1 and /api/v1 (spec 9), so the two bases can never drift apart.
+ */
+export function createApp(services: Services): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.use("*", requestId({ headerName: "X-Request-Id" }));
+  app.use("*", async (c, next) => {
+    c.set("services", services);
+    await next();
+  });
+
+  app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline }));
+
+  const v1 = new OpenAPIHono<AppEnv>();
+  app.route("/v1", v1);
+  app.route("/api/v1", v1);
+
+  app.notFound(notFoundHandler);
+  app.onError(onErrorHandler);
+  return app;
+}

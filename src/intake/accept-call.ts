@@ -1,0 +1,98 @@
+import { findCallByExternalId, insertCallUnlessDuplicate } from "../store/calls.js";
+import type { Db } from "../store/db.js";
+import type { CallRow } from "../store/schema.js";
+import { recordEvent } from "../events/outbox.js";
+import { addJob } from "../queue/add-job.js";
+import { isoNow } from "../time.js";
+
+/** The call attributes a submission can carry (spec 2.1), already validated. */
+export interface CallFields {
+  external_call_id?: string | null;
+  rep_name?: string | null;
+  rep_email?: string | null;
+  customer_name?: string | null;
+  customer_phone?: string | null;
+  customer_email?: string | null;
+  call_started_at?: string | null;
+  call_ended_at?: string | null;
+  duration_seconds?: number | null;
+  recording_url?: string | null;
+  source_system?: string | null;
+  crm_contact_id?: string | null;
+  crm_deal_id?: string | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export type IntakeKind = "api" | "upload" | "inbound_webhook" | "cli";
+
+export interface AcceptInput {
+  companyId: number;
+  fields: CallFields;
+  intake: IntakeKind;
+  /** The inbound webhook's payload exactly as received. */
+  rawPayload?: string | null;
+  audio?: { sha256: string; format: string; bytes: number } | null;
+}
+
+export interface AcceptResult {
+  call: CallRow;
+  duplicate: boolean;
+}
+
+export const HIGH_VALUE_PRIORITY = 10;
+
+export function priorityOf(metadata: Record<string, unknown> | null | undefined): number {
+  return metadata?.high_value_opportunity === true ? HIGH_VALUE_PRIORITY : 0;
+}
+
+/**
+ * Every route that accepts a call ends here: in one transaction the call row,
+ * its processing job and its call.received event are written together, so an
+ * accepted call is never without its job. A repeated external_call_id returns
+ * the existing call and writes nothing.
+ */
+export async function acceptCall(db: Db, input: AcceptInput, now: Date = new Date()): Promise<AcceptResult> {
+  const f = input.fields;
+  const ts = isoNow(now);
+  const metadata = f.metadata ?? {};
+  const priority = priorityOf(metadata);
+  return db.transaction().execute(async (trx) => {
+    const inserted = await insertCallUnlessDuplicate(trx, {
+      company_id: input.companyId,
+      external_call_id: f.external_call_id ?? null,
+      rep_name: f.rep_name ?? null,
+      rep_email: f.rep_email ?? null,
+      customer_name: f.customer_name ?? null,
+      customer_phone: f.customer_phone ?? null,
+      customer_email: f.customer_email ?? null,
+      call_started_at: f.call_started_at ?? null,
+      call_ended_at: f.call_ended_at ?? null,
+      duration_seconds: f.duration_seconds ?? null,
+      recording_url: f.recording_url ?? null,
+      source_system: f.source_system ?? "generic",
+      crm_contact_id: f.crm_contact_id ?? null,
+      crm_deal_id: f.crm_deal_id ?? null,
+      metadata: JSON.stringify(metadata),
+      raw_payload: input.rawPayload ?? null,
+      intake: input.intake,
+      audio_sha256: input.audio?.sha256 ?? null,
+      audio_format: input.audio?.format ?? null,
+      audio_bytes: input.audio?.bytes ?? null,
+      processing_status: "queued",
+      report_status: "pending",
+      overall_score: null,
+      outcome: null,
+      failure_reason: null,
+      priority,
+      created_at: ts,
+      updated_at: ts,
+    });
+    if (!inserted) {
+      const existing = await findCallByExternalId(trx, input.companyId, f.external_call_id!);
+      return { call: existing!, duplicate: true };
+    }
+    await addJob(trx, { callId: inserted.id, priority }, now);
+    await recordEvent(trx, inserted, "call.received", {}, now);
+    return { call: inserted, duplicate: false };
+  });
+}

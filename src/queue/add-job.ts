@@ -1,0 +1,46 @@
+import type { DbOrTx } from "../store/db.js";
+import type { JobRow } from "../store/schema.js";
+import { isoNow } from "../time.js";
+
+export const PROCESS_CALL = "process_call";
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+/**
+ * Queues one job for a call. A call has at most one live (queued or running)
+ * job of a kind: asking again returns the live one instead of adding a second.
+ */
+export async function addJob(
+  db: DbOrTx,
+  input: { callId: number; kind?: string; priority?: number; runAt?: string; maxAttempts?: number },
+  now: Date = new Date(),
+): Promise<{ job: JobRow; added: boolean }> {
+  const kind = input.kind ?? PROCESS_CALL;
+  const live = await db
+    .selectFrom("jobs")
+    .selectAll()
+    .where("call_id", "=", input.callId)
+    .where("kind", "=", kind)
+    .where("status", "in", ["queued", "running"])
+    .executeTakeFirst();
+  if (live) return { job: live, added: false };
+  const ts = isoNow(now);
+  const job = await db
+    .insertInto("jobs")
+    .values({
+      call_id: input.callId,
+      kind,
+      status: "queued",
+      priority: input.priority ?? 0,
+      attempts: 0,
+      max_attempts: input.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      run_at: input.runAt ?? ts,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      created_at: ts,
+      updated_at: ts,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { job, added: true };
+}

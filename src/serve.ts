@@ -1,0 +1,43 @@
+import type { Config } from "./config.js";
+import { createApp } from "./http/app.js";
+import type { Logger } from "./logger.js";
+import { listen, type Listener } from "./server.js";
+import { createServices, type Services } from "./services.js";
+import type { Clock } from "./time.js";
+
+export interface RunningService {
+  services: Services;
+  listener: Listener;
+  url: string;
+  /** Graceful stop: no new requests, in-flight ones finish, background work stops, database closed. */
+  stop(): Promise<void>;
+}
+
+/** Everything `callreview serve` runs in one process. */
+export async function startService(config: Config, opts: { logger?: Logger; clock?: Clock } = {}): Promise<RunningService> {
+  const services = await createServices(config, opts);
+  let listener: Listener;
+  try {
+    const app = createApp(services);
+    listener = await listen(app.fetch, { host: config.host, port: config.port, maxBodyBytes: (config.maxUploadMb + 1) * 1024 * 1024 });
+  } catch (e) {
+    await services.close();
+    throw e;
+  }
+  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.port}`;
+  services.logger.info("listening", { url, pipeline: services.pipeline, data_dir: config.dataDir, driver: services.store.driver });
+  let stopping: Promise<void> | undefined;
+  return {
+    services,
+    listener,
+    url,
+    stop() {
+      stopping ??= (async () => {
+        await listener.close();
+        await services.close();
+        services.logger.info("stopped");
+      })();
+      return stopping;
+    },
+  };
+}

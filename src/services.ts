@@ -1,0 +1,31 @@
+import type { Config } from "./config.js";
+import { createLogger, type Logger } from "./logger.js";
+import { resolvePipelineMode, type ActivePipeline } from "./pipeline/mode.js";
+import { openStore, type Store } from "./store/open.js";
+import { systemClock, type Clock } from "./time.js";
+
+/**
+ * Wiring: everything a command or the server needs, built once from the config.
+ * Tests build the same object on a temp data dir.
+ */
+export interface Services {
+  config: Config;
+  store: Store;
+  logger: Logger;
+  clock: Clock;
+  pipeline: ActivePipeline;
+  close(): Promise<void>;
+}
+
+export async function createServices(config: Config, opts: { logger?: Logger; clock?: Clock } = {}): Promise<Services> {
+  const store = await openStore(config.dataDir);
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  return {
+    config,
+    store,
+    logger,
+    clock: opts.clock ?? systemClock,
+    pipeline: resolvePipelineMode(config.pipeline, config.modelsDir),
+    close: () => store.close(),
+  };
+}

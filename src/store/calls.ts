@@ -1,0 +1,36 @@
+import type { DbOrTx } from "./db.js";
+import type { CallRow, NewCall } from "./schema.js";
+
+/**
+ * Inserts a call unless the company already has one with the same
+ * external_call_id. The unique index decides, so concurrent submissions race
+ * safely: exactly one insert wins, the others get `undefined` back.
+ */
+export async function insertCallUnlessDuplicate(db: DbOrTx, call: NewCall): Promise<CallRow | undefined> {
+  return db
+    .insertInto("calls")
+    .values(call)
+    .onConflict((oc) => oc.columns(["company_id", "external_call_id"]).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function findCallByExternalId(db: DbOrTx, companyId: number, externalCallId: string): Promise<CallRow | undefined> {
+  return db.selectFrom("calls").selectAll().where("company_id", "=", companyId).where("external_call_id", "=", externalCallId).executeTakeFirst();
+}
+
+/** Company-scoped: another company's call is simply not found. */
+export async function getCompanyCall(db: DbOrTx, companyId: number, callId: number): Promise<CallRow | undefined> {
+  return db.selectFrom("calls").selectAll().where("id", "=", callId).where("company_id", "=", companyId).executeTakeFirst();
+}
+
+export async function getCall(db: DbOrTx, callId: number): Promise<CallRow | undefined> {
+  return db.selectFrom("calls").selectAll().where("id", "=", callId).executeTakeFirst();
+}
+
+/** Newest first; `startingAfter` is a call id, and the page holds older calls only. */
+export async function listCompanyCalls(db: DbOrTx, companyId: number, opts: { limit: number; startingAfter?: number }): Promise<CallRow[]> {
+  let q = db.selectFrom("calls").selectAll().where("company_id", "=", companyId);
+  if (opts.startingAfter !== undefined) q = q.where("id", "<", opts.startingAfter);
+  return q.orderBy("id", "desc").limit(opts.limit).execute();
+}

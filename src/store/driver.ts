@@ -1,0 +1,72 @@
+import { CompiledQuery, Kysely, SqliteDialect, type DatabaseConnection, type Driver, type SqliteDatabase, type SqliteStatement } from "kysely";
+import { isBun } from "../runtime.js";
+import type { Database } from "./schema.js";
+
+/**
+ * The only store file that branches on the runtime: better-sqlite3 under Node,
+ * bun:sqlite inside the compiled executable (better-sqlite3 does not load in Bun).
+ * Both are wrapped in Kysely's SqliteDialect.
+ */
+const PRAGMAS = [
+  "PRAGMA journal_mode = WAL",
+  "PRAGMA synchronous = NORMAL",
+  "PRAGMA foreign_keys = ON",
+  // Several processes (two `serve`, a CLI) may share one file: wait instead of failing on a lock.
+  "PRAGMA busy_timeout = 10000",
+];
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  driver: "better-sqlite3" | "bun:sqlite";
+}
+
+export async function openSqlite(file: string): Promise<OpenedDatabase> {
+  const database = isBun ? await openBun(file) : await openBetterSqlite(file);
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) });
+  return { db, driver: isBun ? "bun:sqlite" : "better-sqlite3" };
+}
+
+async function openBetterSqlite(file: string): Promise<SqliteDatabase> {
+  const { default: BetterSqlite } = await import("better-sqlite3");
+  const native = new BetterSqlite(file);
+  for (const p of PRAGMAS) native.exec(p);
+  return native as unknown as SqliteDatabase;
+}
+
+/** bun:sqlite statements lack better-sqlite3's `reader` flag, which Kysely uses to pick all() or run(). */
+async function openBun(file: string): Promise<SqliteDatabase> {
+  const { Database: BunDatabase } = await import("bun:sqlite");
+  const native = new BunDatabase(file, { create: true, readwrite: true });
+  for (const p of PRAGMAS) native.exec(p);
+  return {
+    close: () => native.close(),
+    prepare(sql: string): SqliteStatement {
+      const stmt = native.prepare(sql);
+      const reader = stmt.columnNames.length > 0;
+      return {
+        reader,
+        all: (params: ReadonlyArray<unknown>) => stmt.all(...(params as unknown[])),
+        run: (params: ReadonlyArray<unknown>) => {
+          const r = stmt.run(...(params as unknown[]));
+          return { changes: r.changes, lastInsertRowid: r.lastInsertRowid };
+        },
+        iterate: (params: ReadonlyArray<unknown>) => stmt.iterate(...(params as unknown[])),
+      } as SqliteStatement;
+    },
+  } as SqliteDatabase;
+}
+
+/**
+ * Transactions start with BEGIN IMMEDIATE: they take the write lock up front
+ * (waiting up to busy_timeout), so a transaction that reads then writes cannot
+ * fail with SQLITE_BUSY when another process committed in between.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  createDriver(): Driver {
+    const driver = super.createDriver();
+    driver.beginTransaction = async (connection: DatabaseConnection) => {
+      await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+    };
+    return driver;
+  }
+}

@@ -1,0 +1,12 @@
+import type { Migration } from "kysely";
+import { m001_foundation } from "./001_foundation.js";
+import { m002_jobs_events } from "./002_jobs_events.js";
+
+/**
+ * Every migration, imported statically: the compiled executable has no
+ * migrations folder to list. Names sort in the order they must run.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  "001_foundation": m001_foundation,
+  "002_jobs_events": m002_jobs_events,
+};
