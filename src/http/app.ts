@@ -4,6 +4,8 @@ import type { Services } from "../services.js";
 import { VERSION } from "../version.js";
 import { notFoundHandler, onErrorHandler } from "./errors.js";
 import type { AppEnv } from "./env.js";
+import { registerV1Routes } from "./routes/index.js";
+import { validationHook } from "./validation.js";
 
 /**
  * The HTTP application. The v1 routes are registered once on `v1` and mounted
@@ -19,7 +21,8 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
 
   app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline }));
 
-  const v1 = new OpenAPIHono<AppEnv>();
+  const v1 = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  registerV1Routes(v1);
   app.route("/v1", v1);
   app.route("/api/v1", v1);
 

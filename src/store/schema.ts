@@ -99,12 +99,25 @@ export interface EventsTable {
   created_at: string;
 }
 
+export interface ReportsTable {
+  id: Generated<number>;
+  call_id: number;
+  /** 1 for the first report of a call, +1 per reprocess. */
+  version: number;
+  /** Which analyzer produced it: placeholder | rules | llama | ollama. */
+  analyzer: string;
+  /** The Report JSON, validated against the strict schema before it was stored. */
+  report: string;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
   calls: CallsTable;
   jobs: JobsTable;
   events: EventsTable;
+  reports: ReportsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -115,3 +128,4 @@ export type CallRow = Selectable<CallsTable>;
 export type NewCall = Insertable<CallsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type EventRow = Selectable<EventsTable>;
+export type ReportRow = Selectable<ReportsTable>;

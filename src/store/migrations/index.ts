@@ -1,6 +1,7 @@
 import type { Migration } from "kysely";
 import { m001_foundation } from "./001_foundation.js";
 import { m002_jobs_events } from "./002_jobs_events.js";
+import { m003_reports } from "./003_reports.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -9,4 +10,5 @@ import { m002_jobs_events } from "./002_jobs_events.js";
 export const MIGRATIONS: Record<string, Migration> = {
   "001_foundation": m001_foundation,
   "002_jobs_events": m002_jobs_events,
+  "003_reports": m003_reports,
 };
