@@ -91,6 +91,7 @@ export async function acceptCall(db: Db, input: AcceptInput, now: Date = new Dat
       const existing = await findCallByExternalId(trx, input.companyId, f.external_call_id!);
       return { call: existing!, duplicate: true };
     }
+    await trx.insertInto("call_history").values({ call_id: inserted.id, from_status: null, to_status: "queued", reason: "accepted", at: ts }).execute();
     await addJob(trx, { callId: inserted.id, priority }, now);
     await recordEvent(trx, inserted, "call.received", {}, now);
     return { call: inserted, duplicate: false };

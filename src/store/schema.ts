@@ -111,6 +111,17 @@ export interface ReportsTable {
   created_at: string;
 }
 
+export interface CallHistoryTable {
+  id: Generated<number>;
+  call_id: number;
+  /** Null for the first entry (the call was accepted). */
+  from_status: string | null;
+  to_status: string;
+  /** Why: e.g. "accepted", "reprocess", "audio attached", a failure_reason. */
+  reason: string | null;
+  at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -118,6 +129,7 @@ export interface Database {
   jobs: JobsTable;
   events: EventsTable;
   reports: ReportsTable;
+  call_history: CallHistoryTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -129,3 +141,4 @@ export type NewCall = Insertable<CallsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type ReportRow = Selectable<ReportsTable>;
+export type CallHistoryRow = Selectable<CallHistoryTable>;

@@ -2,6 +2,7 @@ import type { Migration } from "kysely";
 import { m001_foundation } from "./001_foundation.js";
 import { m002_jobs_events } from "./002_jobs_events.js";
 import { m003_reports } from "./003_reports.js";
+import { m004_call_history } from "./004_call_history.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -11,4 +12,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "001_foundation": m001_foundation,
   "002_jobs_events": m002_jobs_events,
   "003_reports": m003_reports,
+  "004_call_history": m004_call_history,
 };
