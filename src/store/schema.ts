@@ -122,6 +122,20 @@ export interface CallHistoryTable {
   at: string;
 }
 
+export interface TranscriptsTable {
+  id: Generated<number>;
+  call_id: number;
+  /** whisper (transcribed here) | imported (brought by the client: WebVTT, SRT, JSON). */
+  source: string;
+  language: string | null;
+  model: string | null;
+  /** JSON array of TranscriptSegment. */
+  segments: string;
+  /** JSON TalkMetrics, or null when not measured. */
+  metrics: string | null;
+  created_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -130,6 +144,7 @@ export interface Database {
   events: EventsTable;
   reports: ReportsTable;
   call_history: CallHistoryTable;
+  transcripts: TranscriptsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -142,3 +157,4 @@ export type JobRow = Selectable<JobsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type ReportRow = Selectable<ReportsTable>;
 export type CallHistoryRow = Selectable<CallHistoryTable>;
+export type TranscriptRow = Selectable<TranscriptsTable>;

@@ -3,6 +3,7 @@ import { m001_foundation } from "./001_foundation.js";
 import { m002_jobs_events } from "./002_jobs_events.js";
 import { m003_reports } from "./003_reports.js";
 import { m004_call_history } from "./004_call_history.js";
+import { m005_transcripts } from "./005_transcripts.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -13,4 +14,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "002_jobs_events": m002_jobs_events,
   "003_reports": m003_reports,
   "004_call_history": m004_call_history,
+  "005_transcripts": m005_transcripts,
 };

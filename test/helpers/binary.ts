@@ -1,0 +1,69 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { repoRoot } from "./fixtures.js";
+
+export const binaryPath = path.join(repoRoot, "dist", "callreview");
+
+let built = false;
+
+/** Builds dist/callreview once per test process (a second of bundling), so e2e tests always run the current code. */
+export function ensureBinary(): string {
+  if (built && fs.existsSync(binaryPath)) return binaryPath;
+  const r = spawnSync(process.execPath, [path.join(repoRoot, "scripts", "build.mjs")], { cwd: repoRoot, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`building the executable failed:\n${r.stdout}\n${r.stderr}`);
+  built = true;
+  return binaryPath;
+}
+
+/** Runs the executable to completion. */
+export function runBinary(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(ensureBinary(), args, { cwd: opts.cwd, env: { ...cleanEnv(), ...opts.env }, encoding: "utf8", timeout: 120_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  stderr(): string;
+  /** SIGTERM and wait for exit; returns the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `callreview serve --port 0` and resolves once it listens (the URL is read from its stderr). */
+export function startServeBinary(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<ServeProcess> {
+  const child = spawn(ensureBinary(), ["serve", "--port", "0", ...args], { cwd: opts.cwd, env: { ...cleanEnv(), ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 30_000);
+    child.stdout!.on("data", () => undefined);
+    child.stderr!.on("data", (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/[^\s]+)/.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          child,
+          url: m[1],
+          stderr: () => err,
+          stop: async (signal = "SIGTERM") => {
+            if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+            return exited;
+          },
+        });
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited with ${code} before listening:\n${err}`));
+    });
+  });
+}
+
+/** The executable must not depend on the caller's CALLREVIEW_* settings. */
+function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("CALLREVIEW_")) env[k] = v;
+  return env;
+}
