@@ -1,9 +1,11 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../src/version.js";
 import { companyCommand } from "./commands/company.js";
+import { deliveriesCommand } from "./commands/deliveries.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { keyCommand } from "./commands/key.js";
 import { serveCommand } from "./commands/serve.js";
+import { webhookCommand } from "./commands/webhook.js";
 import type { CliContext } from "./context.js";
 import { processIo, type Io } from "./io.js";
 
@@ -23,6 +25,8 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   companyCommand(program, ctx);
   keyCommand(program, ctx);
   doctorCommand(program, ctx);
+  webhookCommand(program, ctx);
+  deliveriesCommand(program, ctx);
 
   // Subcommands inherit the I/O and error handling.
   for (const c of allCommands(program)) {

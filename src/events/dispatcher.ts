@@ -1,0 +1,165 @@
+import { randomBase62 } from "../auth/random.js";
+import type { Logger } from "../logger.js";
+import type { Db } from "../store/db.js";
+import type { WebhookDeliveryRow } from "../store/schema.js";
+import { claimDueDeliveries, dueEndpointIds } from "../store/webhook-deliveries.js";
+import { isoNow, type Clock } from "../time.js";
+import { attemptDelivery, type AttemptResult } from "./delivery-attempt.js";
+import { fanOutBatch } from "./fan-out.js";
+
+export interface DispatcherOptions {
+  /** Attempts in flight at once, all endpoints together. */
+  concurrency: number;
+  /** Attempts in flight at once to one endpoint: a slow receiver holds at most this many slots. */
+  perEndpoint: number;
+  /** Per-attempt timeout (connect + answer), 10 s in production. */
+  timeoutMs: number;
+  /** How often the outbox and the due deliveries are looked at when nothing else wakes the loop. */
+  pollMs: number;
+  /** How long a claim is held; past it another dispatcher may take the delivery over (its holder died). */
+  leaseMs: number;
+  fanOutBatch: number;
+  random?: () => number;
+}
+
+export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
+  concurrency: 64,
+  perEndpoint: 8,
+  timeoutMs: 10_000,
+  pollMs: 250,
+  leaseMs: 70_000,
+  fanOutBatch: 500,
+};
+
+/**
+ * Moves events from the outbox to receivers: fans each event out into
+ * deliveries, claims due deliveries with a lease and runs their attempts with
+ * bounded concurrency per endpoint and overall. All state is in the database,
+ * so stopping (or crashing) and starting again resumes where it was.
+ */
+export class Dispatcher {
+  readonly opts: DispatcherOptions;
+  private readonly id = randomBase62(8);
+  private claims = 0;
+  private readonly inflight = new Map<number, Promise<AttemptResult | undefined>>();
+  private readonly perEndpoint = new Map<number, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private passing: Promise<void> | undefined;
+  private again = false;
+  private started = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    opts: Partial<DispatcherOptions> = {},
+  ) {
+    this.opts = { ...DEFAULT_DISPATCHER_OPTIONS, ...opts };
+    if (opts.leaseMs === undefined) this.opts.leaseMs = this.opts.timeoutMs + 60_000;
+  }
+
+  /** Runs the loop in the background until stop(). */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.schedule(0);
+  }
+
+  /** Claims nothing more, waits for the attempts in flight to finish and be recorded. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.passing;
+    await this.idle();
+  }
+
+  /**
+   * One pass: fan out everything new, then start attempts for due deliveries up
+   * to the concurrency limits. Returns the number of attempts started; they run on.
+   */
+  async pass(): Promise<number> {
+    const now = this.clock.now();
+    for (;;) {
+      const r = await fanOutBatch(this.db, now, this.opts.fanOutBatch);
+      if (r.events < this.opts.fanOutBatch) break;
+    }
+    let free = this.opts.concurrency - this.inflight.size;
+    if (free <= 0 || this.stopped) return 0;
+    const nowIso = isoNow(now);
+    const leaseUntil = isoNow(new Date(now.getTime() + this.opts.leaseMs));
+    let launched = 0;
+    for (const endpointId of await dueEndpointIds(this.db, nowIso, 1000)) {
+      const slots = Math.min(free, this.opts.perEndpoint - (this.perEndpoint.get(endpointId) ?? 0));
+      if (slots <= 0) continue;
+      const token = `${this.id}-${++this.claims}`;
+      const rows = await claimDueDeliveries(this.db, endpointId, nowIso, leaseUntil, token, slots);
+      for (const row of rows) this.launch(row, token);
+      launched += rows.length;
+      free -= rows.length;
+      if (free <= 0) break;
+    }
+    return launched;
+  }
+
+  /** Waits until no attempt is in flight. */
+  async idle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.all([...this.inflight.values()]);
+  }
+
+  /** For tests and tools: passes until nothing due is left to start at the clock's current time. */
+  async drain(): Promise<void> {
+    for (;;) {
+      const launched = await this.pass();
+      await this.idle();
+      if (launched === 0) return;
+    }
+  }
+
+  get inFlight(): number {
+    return this.inflight.size;
+  }
+
+  private launch(row: WebhookDeliveryRow, token: string): void {
+    const ep = row.endpoint_id;
+    this.perEndpoint.set(ep, (this.perEndpoint.get(ep) ?? 0) + 1);
+    const p = attemptDelivery(this.db, row, token, { clock: this.clock, timeoutMs: this.opts.timeoutMs, logger: this.logger, random: this.opts.random })
+      .catch((e) => {
+        // The lease runs out and the delivery is tried again; nothing is lost.
+        this.logger.error("webhook delivery attempt crashed", { delivery_id: row.id, error: (e as Error).message });
+        return undefined;
+      })
+      .finally(() => {
+        this.inflight.delete(row.id);
+        const n = (this.perEndpoint.get(ep) ?? 1) - 1;
+        if (n <= 0) this.perEndpoint.delete(ep);
+        else this.perEndpoint.set(ep, n);
+        if (this.started) this.schedule(0);
+      });
+    this.inflight.set(row.id, p);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    if (this.passing) {
+      this.again = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.loop(), delayMs);
+  }
+
+  private async loop(): Promise<void> {
+    this.timer = undefined;
+    if (this.stopped || this.passing) return;
+    this.again = false;
+    this.passing = this.pass().then(
+      () => undefined,
+      (e) => void this.logger.error("webhook dispatcher pass failed", { error: (e as Error).message }),
+    );
+    await this.passing;
+    this.passing = undefined;
+    this.schedule(this.again ? 0 : this.opts.pollMs);
+  }
+}
