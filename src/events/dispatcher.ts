@@ -41,6 +41,7 @@ export class Dispatcher {
   readonly opts: DispatcherOptions;
   private readonly id = randomBase62(8);
   private claims = 0;
+  private passes = 0;
   private readonly inflight = new Map<number, Promise<AttemptResult | undefined>>();
   private readonly perEndpoint = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -90,7 +91,10 @@ export class Dispatcher {
     const nowIso = isoNow(now);
     const leaseUntil = isoNow(new Date(now.getTime() + this.opts.leaseMs));
     let launched = 0;
-    for (const endpointId of await dueEndpointIds(this.db, nowIso, 1000)) {
+    // Start each pass at a different endpoint, so when the overall limit binds, no endpoint waits behind the same others every time.
+    const due = await dueEndpointIds(this.db, nowIso, 10_000);
+    const start = due.length > 0 ? this.passes++ % due.length : 0;
+    for (const endpointId of [...due.slice(start), ...due.slice(0, start)]) {
       const slots = Math.min(free, this.opts.perEndpoint - (this.perEndpoint.get(endpointId) ?? 0));
       if (slots <= 0) continue;
       const token = `${this.id}-${++this.claims}`;

@@ -26,22 +26,30 @@ export async function insertDeliveries(trx: Tx, rows: NewDelivery[]): Promise<nu
   return added;
 }
 
-/** Endpoints (enabled, not removed) holding deliveries that are due and not leased, oldest due first. */
+/**
+ * Enabled, not removed endpoints that hold a due, unleased delivery. One index
+ * probe per endpoint (webhook_deliveries_due), however long the backlog is.
+ * Invariant: next_attempt_at is non-null exactly while the delivery is pending or retrying.
+ */
 export async function dueEndpointIds(db: DbOrTx, now: string, limit: number): Promise<number[]> {
   const rows = await db
-    .selectFrom("webhook_deliveries as d")
-    .innerJoin("webhook_endpoints as e", "e.id", "d.endpoint_id")
-    .select("d.endpoint_id")
-    .where("d.status", "in", SENDABLE)
-    .where("d.next_attempt_at", "<=", now)
-    .where((eb) => eb.or([eb("d.lease_until", "is", null), eb("d.lease_until", "<=", now)]))
+    .selectFrom("webhook_endpoints as e")
+    .select("e.id")
     .where("e.enabled", "=", 1)
     .where("e.removed_at", "is", null)
-    .groupBy("d.endpoint_id")
-    .orderBy((eb) => eb.fn.min("d.next_attempt_at"))
+    .where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("webhook_deliveries as d")
+          .select("d.id")
+          .whereRef("d.endpoint_id", "=", "e.id")
+          .where("d.next_attempt_at", "<=", now)
+          .where((w) => w.or([w("d.lease_until", "is", null), w("d.lease_until", "<=", now)])),
+      ),
+    )
+    .orderBy("e.id")
     .limit(limit)
     .execute();
-  return rows.map((r) => r.endpoint_id);
+  return rows.map((r) => r.id);
 }
 
 /**
@@ -58,7 +66,6 @@ export async function claimDueDeliveries(db: DbOrTx, endpointId: number, now: st
         .selectFrom("webhook_deliveries")
         .select("id")
         .where("endpoint_id", "=", endpointId)
-        .where("status", "in", SENDABLE)
         .where("next_attempt_at", "<=", now)
         .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<=", now)]))
         .orderBy("next_attempt_at")

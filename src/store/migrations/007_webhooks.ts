@@ -46,7 +46,9 @@ export const m007_webhooks: Migration = {
       .execute();
     // The fan-out's last line of defence: an event reaches an endpoint at most once.
     await db.schema.createIndex("webhook_deliveries_once").on("webhook_deliveries").columns(["endpoint_id", "event_row_id"]).unique().execute();
-    await db.schema.createIndex("webhook_deliveries_due").on("webhook_deliveries").columns(["status", "next_attempt_at", "id"]).execute();
+    // next_attempt_at is set exactly while a delivery is sendable (pending / retrying), so this
+    // index hands out an endpoint's due deliveries in order without sorting or scanning sent ones.
+    await db.schema.createIndex("webhook_deliveries_due").on("webhook_deliveries").columns(["endpoint_id", "next_attempt_at"]).execute();
     await db.schema.createIndex("webhook_deliveries_company").on("webhook_deliveries").columns(["company_id", "id"]).execute();
 
     await db.schema
