@@ -1,9 +1,8 @@
 import type { Logger } from "../logger.js";
 import type { Db } from "../store/db.js";
-import type { WebhookDeliveryRow } from "../store/schema.js";
+import type { WebhookDeliveryRow, WebhookEndpointRow } from "../store/schema.js";
 import { recordAttempt, releaseDelivery, type DeliveryStatus } from "../store/webhook-deliveries.js";
-import { findWebhookEndpoint, setWebhookEndpointEnabled } from "../store/webhook-endpoints.js";
-import { eventPayload } from "../store/webhook-fanout.js";
+import { setWebhookEndpointEnabled } from "../store/webhook-endpoints.js";
 import type { Clock } from "../time.js";
 import { isoNow } from "../time.js";
 import { parseRetryAfterMs, retryDelayMs } from "./retry-schedule.js";
@@ -30,9 +29,14 @@ export interface AttemptResult {
  * delivery and disables the endpoint; anything else is retried on the schedule
  * (or after Retry-After on 429/503) until the sequence is spent.
  */
-export async function attemptDelivery(db: Db, delivery: WebhookDeliveryRow, token: string, opts: AttemptOptions): Promise<AttemptResult> {
-  const endpoint = await findWebhookEndpoint(db, delivery.endpoint_id);
-  const payload = await eventPayload(db, delivery.event_row_id);
+export async function attemptDelivery(
+  db: Db,
+  delivery: WebhookDeliveryRow,
+  token: string,
+  endpoint: WebhookEndpointRow | undefined,
+  payload: string | undefined,
+  opts: AttemptOptions,
+): Promise<AttemptResult> {
   if (!endpoint || endpoint.enabled !== 1 || payload === undefined) {
     await releaseDelivery(db, delivery.id, token);
     return { deliveryId: delivery.id, status: "released", responseStatus: null, error: null, nextAttemptAt: null };

@@ -1,8 +1,10 @@
 import { randomBase62 } from "../auth/random.js";
 import type { Logger } from "../logger.js";
 import type { Db } from "../store/db.js";
-import type { WebhookDeliveryRow } from "../store/schema.js";
+import type { WebhookDeliveryRow, WebhookEndpointRow } from "../store/schema.js";
 import { claimDueDeliveries, dueEndpointIds } from "../store/webhook-deliveries.js";
+import { findWebhookEndpoint } from "../store/webhook-endpoints.js";
+import { eventPayloads } from "../store/webhook-fanout.js";
 import { isoNow, type Clock } from "../time.js";
 import { attemptDelivery, type AttemptResult } from "./delivery-attempt.js";
 import { fanOutBatch } from "./fan-out.js";
@@ -99,7 +101,11 @@ export class Dispatcher {
       if (slots <= 0) continue;
       const token = `${this.id}-${++this.claims}`;
       const rows = await claimDueDeliveries(this.db, endpointId, nowIso, leaseUntil, token, slots);
-      for (const row of rows) this.launch(row, token);
+      if (rows.length === 0) continue;
+      // Read once per claim, not per delivery: the endpoint (URL, secrets) and the payloads.
+      const endpoint = await findWebhookEndpoint(this.db, endpointId);
+      const payloads = await eventPayloads(this.db, rows.map((r) => r.event_row_id));
+      for (const row of rows) this.launch(row, token, endpoint, payloads.get(row.event_row_id));
       launched += rows.length;
       free -= rows.length;
       if (free <= 0) break;
@@ -125,10 +131,10 @@ export class Dispatcher {
     return this.inflight.size;
   }
 
-  private launch(row: WebhookDeliveryRow, token: string): void {
+  private launch(row: WebhookDeliveryRow, token: string, endpoint: WebhookEndpointRow | undefined, payload: string | undefined): void {
     const ep = row.endpoint_id;
     this.perEndpoint.set(ep, (this.perEndpoint.get(ep) ?? 0) + 1);
-    const p = attemptDelivery(this.db, row, token, { clock: this.clock, timeoutMs: this.opts.timeoutMs, logger: this.logger, random: this.opts.random })
+    const p = attemptDelivery(this.db, row, token, endpoint, payload, { clock: this.clock, timeoutMs: this.opts.timeoutMs, logger: this.logger, random: this.opts.random })
       .catch((e) => {
         // The lease runs out and the delivery is tried again; nothing is lost.
         this.logger.error("webhook delivery attempt crashed", { delivery_id: row.id, error: (e as Error).message });

@@ -17,7 +17,9 @@ export async function eventsAfter(db: DbOrTx, afterId: number, limit: number): P
   return db.selectFrom("events").select(["id", "event_id", "company_id", "type"]).where("id", ">", afterId).orderBy("id").limit(limit).execute();
 }
 
-export async function eventPayload(db: DbOrTx, eventRowId: number): Promise<string | undefined> {
-  const row = await db.selectFrom("events").select("payload").where("id", "=", eventRowId).executeTakeFirst();
-  return row?.payload;
+/** events.id -> payload, for the deliveries one claim returned. */
+export async function eventPayloads(db: DbOrTx, eventRowIds: number[]): Promise<Map<number, string>> {
+  if (eventRowIds.length === 0) return new Map();
+  const rows = await db.selectFrom("events").select(["id", "payload"]).where("id", "in", eventRowIds).execute();
+  return new Map(rows.map((r) => [r.id, r.payload]));
 }

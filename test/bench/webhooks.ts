@@ -72,11 +72,13 @@ async function once(withSlow: boolean): Promise<{ seconds: number; perSecond: nu
     for (const rx of [...fast, ...(slow ? [slow] : [])]) await createWebhookEndpoint(s.store.db, { companyId: company.id, url: rx.url });
     for (let i = 0; i < EVENTS; i++) await acceptCall(s.store.db, { companyId: company.id, intake: "api", fields: { external_call_id: `b-${i}` } });
     const d = new Dispatcher(s.store.db, systemClock, silentLogger);
+    (globalThis as any).__sqlOn?.(true);
     const t0 = performance.now();
     d.start();
     const ends = await Promise.all(fast.map((rx) => rx.done(EVENTS)));
     const seconds = (Math.max(...ends) - t0) / 1000;
     const slowDelivered = slow?.count ?? 0;
+    (globalThis as any).__sqlOn?.(false);
     await d.stop();
     return { seconds, perSecond: (EVENTS * fast.length) / seconds, slowDelivered };
   } finally {
