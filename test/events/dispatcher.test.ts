@@ -3,7 +3,8 @@ import { Dispatcher } from "../../src/events/dispatcher.js";
 import { createWebhookEndpoint } from "../../src/events/endpoints.js";
 import { RETRY_DELAYS_MS } from "../../src/events/retry-schedule.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
-import { silentLogger } from "../../src/logger.js";
+import { createLogger, silentLogger } from "../../src/logger.js";
+import { claimDueDeliveries } from "../../src/store/webhook-deliveries.js";
 import { createServices } from "../../src/services.js";
 import { createCompany } from "../../src/store/companies.js";
 import { testConfig, testServices } from "../helpers/services.js";
@@ -326,5 +327,64 @@ describe("webhook dispatcher", () => {
     release();
     await hanging.waitFor(30);
     await d.stop();
+  });
+
+  it("takes over a delivery whose holder died once its lease runs out", async () => {
+    const r = await receiver();
+    await endpoint(r.url);
+    await accept("lease-1");
+    const d = dispatcher({ leaseMs: 60_000 });
+    await d.pass(); // fan-out only matters here; the attempt below is stolen first
+    await d.idle();
+    expect(r.received).toHaveLength(1);
+    // A second event claimed by a process that then crashed (it never records a result).
+    await accept("lease-2");
+    const { fanOutBatch } = await import("../../src/events/fan-out.js");
+    await fanOutBatch(s.store.db, clock.now());
+    const stolen = await claimDueDeliveries(s.store.db, 1, clock.now().toISOString(), new Date(clock.ms + 60_000).toISOString(), "dead-process", 10);
+    expect(stolen).toHaveLength(1);
+    await d.drain();
+    expect(r.received).toHaveLength(1);
+    clock.advance(60_000);
+    await d.drain();
+    expect(r.received.map((x) => x.body.data.external_call_id)).toEqual(["lease-1", "lease-2"]);
+    expect(await delivery(stolen[0].id)).toMatchObject({ status: "delivered", attempts: 1, lease_token: null });
+  });
+
+  it("stop() waits for attempts in flight and records them", async () => {
+    let release!: () => void;
+    const hold = new Promise<void>((res) => (release = res));
+    const r = await receiver({ answer: () => ({ status: 200, wait: hold }) });
+    await endpoint(r.url);
+    await accept("stop-1");
+    const d = dispatcher();
+    d.start();
+    await r.waitFor(1);
+    let stopped = false;
+    const stopping = d.stop().then(() => (stopped = true));
+    await new Promise((res) => setTimeout(res, 50));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    expect(await delivery()).toMatchObject({ status: "delivered", attempts: 1 });
+  });
+
+  it("never writes a signing secret or the endpoint URL to the log", async () => {
+    const lines: string[] = [];
+    const logger = createLogger("debug", (l) => lines.push(l));
+    let n = 0;
+    const r = await receiver({ answer: () => ({ status: ++n === 1 ? 500 : 410 }) });
+    const ep = await endpoint(r.url);
+    await accept("log-1");
+    const d = new Dispatcher(s.store.db, clock, logger, { timeoutMs: 2_000, random: () => 0.5 });
+    dispatchers.push(d);
+    await d.drain();
+    clock.advance(30_000);
+    await d.drain();
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    const all = lines.join("\n");
+    expect(all).toMatch(/410/);
+    expect(all).not.toContain(ep.secret);
+    expect(all).not.toContain(r.url);
   });
 });
