@@ -1,7 +1,7 @@
 import type { Logger } from "../logger.js";
 import type { Db } from "../store/db.js";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "../store/schema.js";
-import { recordAttempt, releaseDelivery, type DeliveryStatus } from "../store/webhook-deliveries.js";
+import { recordAttempt, type AttemptOutcome, type DeliveryStatus } from "../store/webhook-deliveries.js";
 import { setWebhookEndpointEnabled } from "../store/webhook-endpoints.js";
 import type { Clock } from "../time.js";
 import { isoNow } from "../time.js";
@@ -23,29 +23,33 @@ export interface AttemptResult {
   nextAttemptAt: string | null;
 }
 
+/** An attempt made, not yet written down. */
+export interface AttemptRecord {
+  deliveryId: number;
+  endpointId: number;
+  token: string;
+  outcome: AttemptOutcome;
+  /** The receiver answered 410: disable the endpoint with the record. */
+  gone: boolean;
+}
+
 /**
- * One attempt of one claimed delivery: sign now, POST, then record the attempt
- * and the delivery's next state in one transaction. 2xx delivers; 410 fails the
- * delivery and disables the endpoint; anything else is retried on the schedule
- * (or after Retry-After on 429/503) until the sequence is spent.
+ * One attempt of one claimed delivery: sign now, POST, and work out the
+ * delivery's next state. 2xx delivers; 410 fails the delivery and disables the
+ * endpoint; anything else is retried on the schedule (or after Retry-After on
+ * 429/503) until the sequence is spent. Nothing is written here: see recordAttempts.
  */
-export async function attemptDelivery(
-  db: Db,
+export async function performAttempt(
   delivery: WebhookDeliveryRow,
   token: string,
-  endpoint: WebhookEndpointRow | undefined,
-  payload: string | undefined,
+  endpoint: WebhookEndpointRow,
+  payload: string,
   opts: AttemptOptions,
-): Promise<AttemptResult> {
-  if (!endpoint || endpoint.enabled !== 1 || payload === undefined) {
-    await releaseDelivery(db, delivery.id, token);
-    return { deliveryId: delivery.id, status: "released", responseStatus: null, error: null, nextAttemptAt: null };
-  }
+): Promise<AttemptRecord> {
   const started = opts.clock.now();
   const sent = await sendSigned(endpoint, { type: delivery.event_type, id: delivery.event_id, payload }, started, opts.timeoutMs);
   const finished = opts.clock.now();
 
-  const attempt = delivery.attempts + 1;
   // A delivery made due again by a replay starts a fresh retry sequence (retry_index 0).
   const trigger = delivery.attempts > 0 && delivery.retry_index === 0 ? "replay" : "scheduled";
   const ok = sent.status !== null && sent.status >= 200 && sent.status < 300;
@@ -65,11 +69,13 @@ export async function attemptDelivery(
       next = isoNow(new Date(finished.getTime() + (hinted ?? scheduled)));
     }
   }
-
-  const at = isoNow(finished);
-  const recorded = await db.transaction().execute(async (trx) => {
-    const mine = await recordAttempt(trx, delivery.id, token, {
-      attempt,
+  return {
+    deliveryId: delivery.id,
+    endpointId: endpoint.id,
+    token,
+    gone,
+    outcome: {
+      attempt: delivery.attempts + 1,
       trigger,
       started_at: isoNow(started),
       signature_timestamp: sent.timestamp,
@@ -79,17 +85,36 @@ export async function attemptDelivery(
       status,
       retry_index: retryIndex,
       next_attempt_at: next,
-      at,
-    });
-    if (mine && gone) await setWebhookEndpointEnabled(trx, endpoint.id, false, `receiver answered 410 Gone at ${at}`, at);
-    return mine;
+      at: isoNow(finished),
+    },
+  };
+}
+
+/**
+ * Writes attempts and the deliveries' new states in one transaction (several
+ * at once when many finish together: one commit instead of one each). A
+ * record whose lease was lost meanwhile is dropped: the newer holder's result wins.
+ */
+export async function recordAttempts(db: Db, records: AttemptRecord[], logger: Logger): Promise<boolean[]> {
+  const kept = await db.transaction().execute(async (trx) => {
+    const out: boolean[] = [];
+    for (const r of records) {
+      const mine = await recordAttempt(trx, r.deliveryId, r.token, r.outcome);
+      if (mine && r.gone) await setWebhookEndpointEnabled(trx, r.endpointId, false, `receiver answered 410 Gone at ${r.outcome.at}`, r.outcome.at);
+      out.push(mine);
+    }
+    return out;
   });
-  if (!recorded) {
-    opts.logger.warn("webhook delivery lease lost before the result was recorded", { delivery_id: delivery.id });
-  } else if (gone) {
-    opts.logger.warn("webhook endpoint disabled: receiver answered 410", { endpoint_id: endpoint.id, delivery_id: delivery.id });
-  } else if (!ok) {
-    opts.logger.info("webhook delivery attempt failed", { delivery_id: delivery.id, endpoint_id: endpoint.id, attempt, response_status: sent.status, error: sent.error, next_attempt_at: next });
-  }
-  return { deliveryId: delivery.id, status, responseStatus: sent.status, error: sent.error, nextAttemptAt: next };
+  records.forEach((r, i) => {
+    const o = r.outcome;
+    if (!kept[i]) logger.warn("webhook delivery lease lost before the result was recorded", { delivery_id: r.deliveryId });
+    else if (r.gone) logger.warn("webhook endpoint disabled: receiver answered 410", { endpoint_id: r.endpointId, delivery_id: r.deliveryId });
+    else if (o.status !== "delivered")
+      logger.info("webhook delivery attempt failed", { delivery_id: r.deliveryId, endpoint_id: r.endpointId, attempt: o.attempt, response_status: o.response_status, error: o.error, next_attempt_at: o.next_attempt_at });
+  });
+  return kept;
+}
+
+export function resultOf(r: AttemptRecord): AttemptResult {
+  return { deliveryId: r.deliveryId, status: r.outcome.status, responseStatus: r.outcome.response_status, error: r.outcome.error, nextAttemptAt: r.outcome.next_attempt_at };
 }

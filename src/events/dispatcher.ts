@@ -2,11 +2,12 @@ import { randomBase62 } from "../auth/random.js";
 import type { Logger } from "../logger.js";
 import type { Db } from "../store/db.js";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "../store/schema.js";
-import { claimDueDeliveries, dueEndpointIds } from "../store/webhook-deliveries.js";
+import { claimDueDeliveries, dueEndpointIds, releaseDelivery } from "../store/webhook-deliveries.js";
 import { findWebhookEndpoint } from "../store/webhook-endpoints.js";
 import { eventPayloads } from "../store/webhook-fanout.js";
 import { isoNow, type Clock } from "../time.js";
-import { attemptDelivery, type AttemptResult } from "./delivery-attempt.js";
+import { AttemptRecorder } from "./attempt-recorder.js";
+import { performAttempt, resultOf, type AttemptResult } from "./delivery-attempt.js";
 import { fanOutBatch } from "./fan-out.js";
 
 export interface DispatcherOptions {
@@ -44,6 +45,7 @@ export class Dispatcher {
   private readonly id = randomBase62(8);
   private claims = 0;
   private passes = 0;
+  private readonly recorder: AttemptRecorder;
   private readonly inflight = new Map<number, Promise<AttemptResult | undefined>>();
   private readonly perEndpoint = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
@@ -59,6 +61,7 @@ export class Dispatcher {
     opts: Partial<DispatcherOptions> = {},
   ) {
     this.opts = { ...DEFAULT_DISPATCHER_OPTIONS, ...opts };
+    this.recorder = new AttemptRecorder(db, logger);
     if (opts.leaseMs === undefined) this.opts.leaseMs = this.opts.timeoutMs + 60_000;
   }
 
@@ -134,7 +137,7 @@ export class Dispatcher {
   private launch(row: WebhookDeliveryRow, token: string, endpoint: WebhookEndpointRow | undefined, payload: string | undefined): void {
     const ep = row.endpoint_id;
     this.perEndpoint.set(ep, (this.perEndpoint.get(ep) ?? 0) + 1);
-    const p = attemptDelivery(this.db, row, token, endpoint, payload, { clock: this.clock, timeoutMs: this.opts.timeoutMs, logger: this.logger, random: this.opts.random })
+    const p = this.attempt(row, token, endpoint, payload)
       .catch((e) => {
         // The lease runs out and the delivery is tried again; nothing is lost.
         this.logger.error("webhook delivery attempt crashed", { delivery_id: row.id, error: (e as Error).message });
@@ -148,6 +151,17 @@ export class Dispatcher {
         if (this.started) this.schedule(0);
       });
     this.inflight.set(row.id, p);
+  }
+
+  private async attempt(row: WebhookDeliveryRow, token: string, endpoint: WebhookEndpointRow | undefined, payload: string | undefined): Promise<AttemptResult> {
+    if (!endpoint || endpoint.enabled !== 1 || payload === undefined) {
+      // Disabled or removed since the claim: give the delivery back untouched.
+      await releaseDelivery(this.db, row.id, token);
+      return { deliveryId: row.id, status: "released", responseStatus: null, error: null, nextAttemptAt: null };
+    }
+    const record = await performAttempt(row, token, endpoint, payload, { clock: this.clock, timeoutMs: this.opts.timeoutMs, logger: this.logger, random: this.opts.random });
+    await this.recorder.record(record);
+    return resultOf(record);
   }
 
   private schedule(delayMs: number): void {
