@@ -72,13 +72,11 @@ async function once(withSlow: boolean): Promise<{ seconds: number; perSecond: nu
     for (const rx of [...fast, ...(slow ? [slow] : [])]) await createWebhookEndpoint(s.store.db, { companyId: company.id, url: rx.url });
     for (let i = 0; i < EVENTS; i++) await acceptCall(s.store.db, { companyId: company.id, intake: "api", fields: { external_call_id: `b-${i}` } });
     const d = new Dispatcher(s.store.db, systemClock, silentLogger);
-    (globalThis as any).__sqlOn?.(true);
     const t0 = performance.now();
     d.start();
     const ends = await Promise.all(fast.map((rx) => rx.done(EVENTS)));
     const seconds = (Math.max(...ends) - t0) / 1000;
     const slowDelivered = slow?.count ?? 0;
-    (globalThis as any).__sqlOn?.(false);
     await d.stop();
     return { seconds, perSecond: (EVENTS * fast.length) / seconds, slowDelivered };
   } finally {
@@ -109,6 +107,7 @@ async function main() {
   console.log(`fast receivers, no slow receiver:   ${((EVENTS * 2) / fastOnly).toFixed(0)} deliveries/s (median ${fastOnly.toFixed(2)} s for ${EVENTS * 2})`);
   console.log(`fast receivers, slow one present:   ${((EVENTS * 2) / withSlow).toFixed(0)} deliveries/s (median ${withSlow.toFixed(2)} s)`);
   console.log(`delay the slow receiver adds:       ${(withSlow - fastOnly).toFixed(2)} s (${(((withSlow - fastOnly) / fastOnly) * 100).toFixed(1)} %)`);
+  console.log(`load average at the end (other work on the machine): ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
   console.log(`slow receiver deliveries meanwhile: median ${median(slowCounts)} (bounded by ${o.perEndpoint} in flight / ${SLOW_MS / 1000} s)`);
 }
 
