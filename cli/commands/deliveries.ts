@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { deliveryWithAttempts, listDeliveryDetails, parseDeliveryStatus, replayDelivery, replayFailedSince, type DeliveryDetail } from "../../src/events/deliveries.js";
+import { findWebhookEndpoint } from "../../src/store/webhook-endpoints.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
 
@@ -83,8 +84,14 @@ export function deliveriesCommand(program: Command, ctx: CliContext): void {
       if (idArg === undefined) throw new Error("give a delivery id, or --failed --since <time>");
       if (opts.since !== undefined || opts.company !== undefined) throw new Error("--since and --company go with --failed");
       const id = parseId(idArg, "delivery id");
-      const d = await withServices(cmd, ctx, (s) => replayDelivery(s.store.db, id, s.clock.now()));
+      const { d, endpoint } = await withServices(cmd, ctx, async (s) => {
+        const d = await replayDelivery(s.store.db, id, s.clock.now());
+        return { d, endpoint: await findWebhookEndpoint(s.store.db, d.endpoint_id) };
+      });
       if (opts.json) printJson(ctx.io, d);
       else ctx.io.out(`Delivery ${d.id} (${d.event_type}, ${d.event_id}) is queued for immediate delivery`);
+      if (endpoint && endpoint.enabled !== 1) {
+        ctx.io.err(`Note: webhook endpoint ${endpoint.id} is disabled (${endpoint.disabled_reason ?? "by an admin"}); the delivery goes out once it is enabled: callreview webhook enable ${endpoint.id}`);
+      }
     });
 }

@@ -161,4 +161,22 @@ describe("webhook and deliveries commands (in process)", () => {
     const recover = await run("deliveries", "replay", "--failed", "--since", "1h", "--json");
     expect(json(recover.stdout)).toEqual({ replayed: [], skipped: [] });
   });
+
+  it("disable pauses an endpoint, replay says so, enable resumes it", async () => {
+    await run("webhook", "add", "--company", "1", "--url", r.url);
+    await withServer(async (s, d) => {
+      await acceptCall(s.store.db, { companyId: 1, intake: "api", fields: { external_call_id: "p-1" } });
+      await d.drain();
+    });
+    expect(json((await run("webhook", "disable", "1", "--json")).stdout)).toMatchObject({ id: 1, enabled: false, disabled_reason: "disabled by an admin" });
+    const replay = await run("deliveries", "replay", "1");
+    expect(replay.code).toBe(0);
+    expect(replay.stderr).toMatch(/endpoint 1 is disabled .* webhook enable 1/);
+    await withServer((_s, d) => d.drain());
+    expect(r.received).toHaveLength(1);
+    expect(json((await run("webhook", "enable", "1", "--json")).stdout)).toMatchObject({ enabled: true, disabled_reason: null });
+    await withServer((_s, d) => d.drain());
+    expect(r.received).toHaveLength(2);
+    expect(json((await run("deliveries", "list", "--json")).stdout)[0]).toMatchObject({ status: "delivered", attempts: 2 });
+  });
 });
