@@ -12,6 +12,7 @@ import { Dispatcher, DEFAULT_DISPATCHER_OPTIONS } from "../../src/events/dispatc
 import { createWebhookEndpoint } from "../../src/events/endpoints.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { silentLogger } from "../../src/logger.js";
+import { isBun } from "../../src/runtime.js";
 import { createCompany } from "../../src/store/companies.js";
 import { systemClock } from "../../src/time.js";
 import { testServices } from "../helpers/services.js";
@@ -90,7 +91,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   const o = DEFAULT_DISPATCHER_OPTIONS;
   console.log(`webhook dispatcher bench: ${EVENTS} events x 3 receivers (one answers after ${SLOW_MS} ms), ${RUNS} runs each`);
-  console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), node ${process.version}; concurrency ${o.concurrency}, per endpoint ${o.perEndpoint}`);
+  console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${isBun ? `bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}` : `node ${process.version}`}; concurrency ${o.concurrency}, per endpoint ${o.perEndpoint}`);
   const base: number[] = [];
   const mixed: number[] = [];
   let slowCounts: number[] = [];
