@@ -130,10 +130,6 @@ export class Dispatcher {
     }
   }
 
-  get inFlight(): number {
-    return this.inflight.size;
-  }
-
   private launch(row: WebhookDeliveryRow, token: string, endpoint: WebhookEndpointRow | undefined, payload: string | undefined): void {
     const ep = row.endpoint_id;
     this.perEndpoint.set(ep, (this.perEndpoint.get(ep) ?? 0) + 1);
@@ -154,10 +150,18 @@ export class Dispatcher {
   }
 
   private async attempt(row: WebhookDeliveryRow, token: string, endpoint: WebhookEndpointRow | undefined, payload: string | undefined): Promise<AttemptResult> {
-    if (!endpoint || endpoint.enabled !== 1 || payload === undefined) {
+    if (!endpoint || endpoint.enabled !== 1) {
       // Disabled or removed since the claim: give the delivery back untouched.
       await releaseDelivery(this.db, row.id, token);
       return { deliveryId: row.id, status: "released", responseStatus: null, error: null, nextAttemptAt: null };
+    }
+    if (payload === undefined) {
+      // The outbox never deletes events; should one vanish anyway, fail the delivery rather than claim it forever.
+      const at = isoNow(this.clock.now());
+      const outcome = { attempt: row.attempts, trigger: "scheduled" as const, started_at: at, signature_timestamp: 0, response_status: null, error: "event payload missing", duration_ms: 0, status: "failed" as const, retry_index: row.retry_index, next_attempt_at: null, at };
+      const record = { deliveryId: row.id, endpointId: row.endpoint_id, token, gone: false, outcome };
+      await this.recorder.record(record);
+      return resultOf(record);
     }
     const record = await performAttempt(row, token, endpoint, payload, { clock: this.clock, timeoutMs: this.opts.timeoutMs, logger: this.logger, random: this.opts.random });
     await this.recorder.record(record);
