@@ -66,4 +66,38 @@ describe("webhooks through the executable", () => {
     expect(list[0]).toMatchObject({ status: "delivered", attempts: 1, response_status: 200, event_type: "call.received" });
     expect(r.received.filter((x) => x.verified[0])).toHaveLength(2);
   });
+
+  it("two serve processes on one data dir send each event exactly once", async () => {
+    const { dir: dir2, cleanup: cleanup2 } = tempDir();
+    const rx = await startReceiver();
+    try {
+      expect(runBinary(["--data-dir", dir2, "company", "create", "Acme"]).code).toBe(0);
+      rx.secrets = [JSON.parse(runBinary(["--data-dir", dir2, "webhook", "add", "--company", "1", "--url", rx.url, "--json"]).stdout).secret];
+      const a = await startServeBinary(["--data-dir", dir2, "--workers", "0", "--log-level", "warn"]);
+      const b = await startServeBinary(["--data-dir", dir2, "--workers", "0", "--log-level", "warn"]);
+      try {
+        const writer = await createServices(testConfig(dir2), { logger: silentLogger });
+        try {
+          for (let i = 0; i < 60; i++) await acceptCall(writer.store.db, { companyId: 1, intake: "api", fields: { external_call_id: `two-${i}` } });
+        } finally {
+          await writer.close();
+        }
+        await rx.waitFor(60);
+        await new Promise((res) => setTimeout(res, 500)); // room for a duplicate to show up, if there were one
+      } finally {
+        expect(await a.stop()).toBe(0);
+        expect(await b.stop()).toBe(0);
+      }
+      const ids = rx.received.map((x) => x.headers["x-service-event-id"]);
+      expect(ids).toHaveLength(60);
+      expect(new Set(ids).size).toBe(60);
+      expect(rx.received.every((x) => x.verified[0])).toBe(true);
+      const list = JSON.parse(runBinary(["--data-dir", dir2, "deliveries", "list", "--limit", "100", "--json"]).stdout);
+      expect(list).toHaveLength(60);
+      expect(list.every((d: { status: string; attempts: number }) => d.status === "delivered" && d.attempts === 1)).toBe(true);
+    } finally {
+      await rx.close();
+      cleanup2();
+    }
+  });
 });
