@@ -387,4 +387,30 @@ describe("webhook dispatcher", () => {
     expect(all).not.toContain(ep.secret);
     expect(all).not.toContain(r.url);
   });
+
+  it("a receiver that is down for a whole day still gets every event (real jitter)", async () => {
+    const upAt = clock.ms + 24 * 3_600_000;
+    const r = await receiver({ answer: () => ({ status: clock.ms < upAt ? 503 : 200 }) });
+    await endpoint(r.url);
+    const d = new Dispatcher(s.store.db, clock, silentLogger, { timeoutMs: 2_000 }); // Math.random jitter
+    dispatchers.push(d);
+    const hours = [0, 1, 6, 12, 23.99];
+    let t = 0;
+    for (const h of hours) {
+      clock.advance((h - t) * 3_600_000);
+      t = h;
+      await accept(`down-${h}`);
+      await d.drain();
+    }
+    // Walk the clock minute by minute for three days; the dispatcher sends whatever is due.
+    for (let i = 0; i < 3 * 24 * 60; i++) {
+      clock.advance(60_000);
+      await d.drain();
+    }
+    const rows = await s.store.db.selectFrom("webhook_deliveries").selectAll().orderBy("id").execute();
+    expect(rows.map((x) => x.status)).toEqual(hours.map(() => "delivered"));
+    const okIds = r.received.filter((x) => x.t * 1000 >= upAt).map((x) => x.body.data.external_call_id);
+    expect(okIds.sort()).toEqual(hours.map((h) => `down-${h}`).sort());
+    expect(Math.max(...rows.map((x) => x.attempts))).toBeLessThanOrEqual(9);
+  });
 });
