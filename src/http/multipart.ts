@@ -71,6 +71,8 @@ export async function receiveAudioUpload(c: Context, services: Services): Promis
     };
 
     parser.on("file", (name, stream) => {
+      // The parser destroys a part with an error when the form breaks off; the store may not be reading yet, and the failure is reported through the parser's own error event.
+      stream.on("error", () => undefined);
       if (name !== "file" || store || settled) {
         stream.resume();
         return;
