@@ -72,6 +72,10 @@ describe("REST API through the compiled executable over a real socket", () => {
     expect(inbound.status).toBe(200);
     expect(await inbound.json()).toEqual({ call_id, status: "duplicate" });
 
+    const huge = await fetch(`${server.url}/v1/calls`, { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body: JSON.stringify({ metadata: { x: "y".repeat(1024 * 1024) } }) });
+    expect(huge.status).toBe(413);
+    expect((await huge.json()).error).toBe("payload_too_large");
+
     const unauth = await fetch(`${server.url}/v1/calls`);
     expect(unauth.status).toBe(401);
     expect((await unauth.json()).error).toBe("unauthorized");
