@@ -11,7 +11,7 @@ export async function insertCallUnlessDuplicate(db: DbOrTx, call: NewCall): Prom
   // Plain SQL rather than the query builder: building a 29-column insert was a
   // tenth of the cost of accepting a call. Same statement text per column set,
   // so the driver's statement cache serves it prepared.
-  const columns = (Object.keys(call) as (keyof NewCall)[]).filter((k) => call[k] !== undefined && /^[a-z_]+$/.test(k));
+  const columns = (Object.keys(call) as (keyof NewCall)[]).filter((k) => call[k] !== undefined && /^[a-z_][a-z0-9_]*$/.test(k));
   const text = `insert into "calls" (${columns.map((c) => `"${c}"`).join(", ")}) values (${columns.map(() => "?").join(", ")}) on conflict ("company_id", "external_call_id") do nothing returning *`;
   const result = await db.executeQuery<CallRow>(CompiledQuery.raw(text, columns.map((c) => call[c])));
   return result.rows[0];
