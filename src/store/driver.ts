@@ -21,7 +21,7 @@ export interface OpenedDatabase {
 }
 
 export async function openSqlite(file: string): Promise<OpenedDatabase> {
-  const database = isBun ? await openBun(file) : await openBetterSqlite(file);
+  const database = withStatementCache(isBun ? await openBun(file) : await openBetterSqlite(file));
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) });
   return { db, driver: isBun ? "bun:sqlite" : "better-sqlite3" };
 }
@@ -52,6 +52,34 @@ async function openBun(file: string): Promise<SqliteDatabase> {
         },
         iterate: (params: ReadonlyArray<unknown>) => stmt.iterate(...(params as unknown[])),
       } as SqliteStatement;
+    },
+  } as SqliteDatabase;
+}
+
+/** Distinct SQL texts kept prepared; the application has a few dozen, so this never evicts in practice. */
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely prepares every query anew; preparing costs more than running the
+ * small indexed queries of a request. Both drivers' statements are reusable
+ * (parameters are bound per call), so they are kept per SQL text. Evicts the
+ * oldest entry when full.
+ */
+function withStatementCache(database: SqliteDatabase): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => {
+      cache.clear();
+      return database.close();
+    },
+    prepare(sql: string): SqliteStatement {
+      let stmt = cache.get(sql);
+      if (!stmt) {
+        stmt = database.prepare(sql);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(sql, stmt);
+      }
+      return stmt;
     },
   } as SqliteDatabase;
 }

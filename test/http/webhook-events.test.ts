@@ -71,15 +71,16 @@ describe("GET /webhooks/events", () => {
     expect((await (await get("/v1/webhooks/events?status=delivered", keyA)).json()).data.map((x: { id: number }) => x.id)).toEqual([2, 1]);
     expect((await (await get("/v1/webhooks/events?status=failed", keyA)).json()).data).toEqual([]);
     expect((await (await get("/v1/webhooks/events?limit=1&status=retrying", keyA)).json()).data.map((x: { id: number }) => x.id)).toEqual([3]);
+    // Unknown query parameters are ignored, as on GET /calls.
+    expect((await (await get("/v1/webhooks/events?limit=2&cb=123", keyA)).json()).data.map((x: { id: number }) => x.id)).toEqual([3, 2]);
   });
 
-  it.each(["limit=0", "limit=101", "limit=abc", "limit=2.5", "status=done", "status=", "page=2"])("rejects %s with 422 validation_failed", async (q) => {
+  it.each(["limit=0", "limit=101", "limit=abc", "limit=2.5", "status=done", "status="])("rejects %s with 422 validation_failed", async (q) => {
     const res = await get(`/api/v1/webhooks/events?${q}`, keyA);
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(body.error).toBe("validation_failed");
-    expect(Object.keys(body.errors).length).toBeGreaterThan(0);
-    if (!q.startsWith("page")) expect(Object.keys(body.errors)).toEqual([q.split("=")[0]]);
+    expect(Object.keys(body.errors)).toEqual([q.split("=")[0]]);
   });
 
   it("answers 401 without a valid key and 403 without calls:read", async () => {

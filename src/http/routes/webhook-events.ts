@@ -4,24 +4,25 @@ import { EVENT_TYPES } from "../../events/types.js";
 import { DELIVERY_STATUSES, listDeliveries } from "../../store/webhook-deliveries.js";
 import { guard } from "../auth.js";
 import type { AppEnv } from "../env.js";
+import { AUTH_ERRORS, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
 
-const ErrorBody = z.object({ error: z.string(), message: z.string().optional() });
-
-const WebhookDelivery = z
+const WebhookDeliverySchema = z
   .object({
     id: z.number().int(),
     event_type: z.enum(EVENT_TYPES),
-    status: z.enum(DELIVERY_STATUSES).openapi({ description: "pending: not tried yet (or replayed); retrying: failed, next attempt scheduled; delivered: a 2xx was received; failed: retries spent or the receiver answered 410" }),
-    response_status: z.number().int().nullable().openapi({ description: "HTTP status of the latest attempt; null when no answer arrived" }),
-    attempts: z.number().int(),
+    status: z.enum(DELIVERY_STATUSES).openapi({
+      description: "pending: not tried yet (or replayed); retrying: failed, next attempt scheduled; delivered: the receiver answered 2xx; failed: retries spent, the receiver answered 410, or the endpoint was removed.",
+    }),
+    response_status: z.number().int().nullable().openapi({ description: "HTTP status of the latest attempt; null when no answer arrived (yet)." }),
+    attempts: z.number().int().openapi({ description: "Attempts made so far, replays included." }),
     created_at: z.string().openapi({ format: "date-time" }),
   })
   .openapi("WebhookDelivery");
 
 const LIMIT_MESSAGE = "must be an integer from 1 to 100";
 
-/** Like GET /calls: `limit` 1..100 (default 25); an unknown query parameter is a validation error too. */
-const Query = z.strictObject({
+// Like GET /calls: `limit` 1..100 (default 25); unknown query parameters are ignored.
+const Query = z.object({
   limit: z.coerce
     .number(LIMIT_MESSAGE)
     .int(LIMIT_MESSAGE)
@@ -35,27 +36,26 @@ const Query = z.strictObject({
     .openapi({ param: { name: "status", in: "query" }, description: "Only deliveries in this status." }),
 });
 
-const route = createRoute({
+export const webhookEventsRoute = createRoute({
   method: "get",
   path: "/webhooks/events",
   tags: ["Webhooks"],
   summary: "Recent outbound webhook deliveries",
   description: "The company's most recent webhook deliveries (one per event and registered endpoint), newest first. Scope: calls:read.",
+  security: SECURITY,
   middleware: guard("calls:read"),
   request: { query: Query },
   responses: {
-    200: { description: "Deliveries", content: { "application/json": { schema: z.object({ data: z.array(WebhookDelivery) }) } } },
-    401: { description: "Missing or invalid API key", content: { "application/json": { schema: ErrorBody } } },
-    403: { description: "Key lacks calls:read", content: { "application/json": { schema: ErrorBody } } },
-    422: { description: "Bad `limit` or `status`, or an unknown query parameter (`validation_failed`).", content: { "application/json": { schema: ErrorBody } } },
+    200: withRateHeaders(jsonContent(z.object({ data: z.array(WebhookDeliverySchema).openapi({ description: "Newest first." }) }).openapi("WebhookDeliveryList"), "Recent deliveries.")),
+    ...AUTH_ERRORS,
+    422: jsonContent(ValidationErrorSchema, "Bad `limit` or `status` (`validation_failed`)."),
   },
 });
 
 export function register(v1: OpenAPIHono<AppEnv>): void {
-  v1.openapi(route, async (c) => {
+  v1.openapi(webhookEventsRoute, async (c) => {
     const { limit = 25, status } = c.req.valid("query");
-    const key = c.get("apiKey");
-    const rows = await listDeliveries(c.get("services").store.db, { companyId: key.company_id, status, limit });
-    return c.json({ data: rows.map(toDeliveryResource) as z.infer<typeof WebhookDelivery>[] }, 200);
+    const rows = await listDeliveries(c.get("services").store.db, { companyId: c.get("apiKey").company_id, status, limit });
+    return c.json({ data: rows.map(toDeliveryResource) as z.infer<typeof WebhookDeliverySchema>[] }, 200);
   });
 }
