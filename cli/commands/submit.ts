@@ -105,7 +105,7 @@ async function waitForCalls(services: Services, ids: number[], io: Io, quiet: bo
   const out = [];
   for (const id of ids) {
     const call = (await callProgress(services, id))!.call;
-    if (!quiet) io.err(`call ${id}: ${call.processing_status}${call.failure_reason ? ` (${call.failure_reason})` : ""}`);
+    if (!quiet && process.stderr.isTTY) io.err(`call ${id}: ${call.processing_status}${call.failure_reason ? ` (${call.failure_reason})` : ""}`);
     out.push(toCallResource(call));
   }
   return out;
