@@ -60,25 +60,25 @@ export async function downloadRecording(url: string, opts: DownloadOptions): Pro
 async function storeBody(body: ReadableStream<Uint8Array>, opts: DownloadOptions, total: AbortSignal): Promise<StoredAudio> {
   // Transport errors while streaming are retryable; the store's own verdicts (size, type) are not.
   let streamError: unknown;
+  // The reader keeps its lock to the end (releaseLock on a fetch body is unreliable in Bun); cancel goes through it.
+  const reader = body.getReader();
   async function* guarded(): AsyncIterable<Uint8Array> {
-    const reader = body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        yield value;
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        streamError = e;
+        throw e;
       }
-    } catch (e) {
-      streamError = e;
-      throw e;
-    } finally {
-      reader.releaseLock();
+      if (chunk.done) return;
+      yield chunk.value;
     }
   }
   try {
     return await storeAudioStream(opts.dataDir, guarded(), { maxBytes: opts.maxBytes });
   } catch (e) {
-    await body.cancel().catch(() => undefined);
+    await reader.cancel().catch(() => undefined);
     if (total.aborted) throw fail(`download timed out after ${opts.totalTimeoutMs} ms`, true);
     if (streamError !== undefined) throw fail(`connection broke during download: ${describe(streamError)}`, true);
     if (isAppError(e)) throw fail(e.message, false);
