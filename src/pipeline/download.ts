@@ -27,14 +27,18 @@ export async function downloadRecording(url: string, opts: DownloadOptions): Pro
   const signal = opts.signal ? AbortSignal.any([total, opts.signal]) : total;
   let current = checkUrl(url);
   for (let hop = 0; ; hop++) {
-    const headers = AbortSignal.timeout(opts.connectTimeoutMs);
+    // The connect timeout covers only the wait for response headers; the body runs under the total timeout alone.
+    const headers = new AbortController();
+    const headerTimer = setTimeout(() => headers.abort(), opts.connectTimeoutMs);
     let res: Response;
     try {
-      res = await fetch(current, { redirect: "manual", signal: AbortSignal.any([signal, headers]), headers: { accept: "audio/*, */*;q=0.1" } });
+      res = await fetch(current, { redirect: "manual", signal: AbortSignal.any([signal, headers.signal]), headers: { accept: "audio/*, */*;q=0.1" } });
     } catch (e) {
       if (total.aborted) throw fail(`download timed out after ${opts.totalTimeoutMs} ms`, true);
-      if (headers.aborted) throw fail(`no response from ${current.host} within ${opts.connectTimeoutMs} ms`, true);
+      if (headers.signal.aborted) throw fail(`no response from ${current.host} within ${opts.connectTimeoutMs} ms`, true);
       throw fail(`could not fetch ${current.host}: ${describe(e)}`, true);
+    } finally {
+      clearTimeout(headerTimer);
     }
     if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
       await res.body?.cancel().catch(() => undefined);

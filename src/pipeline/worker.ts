@@ -102,7 +102,7 @@ export async function processJob(ctx: WorkerContext, job: JobRow): Promise<JobOu
       log.warn("job lease lost; another worker owns it now", { job_id: job.id, call_id: job.call_id });
       return { ...base, result: "lost" };
     }
-    if (e instanceof Released) {
+    if (e instanceof Released || ctx.signal?.aborted) {
       await releaseJob(services.store.db, { jobId: job.id, workerId: ctx.workerId, now: services.clock.now() }).catch(() => undefined);
       return { ...base, result: "released" };
     }

@@ -4,6 +4,8 @@ import { StageError, type Analyzer, type Transcriber } from "../../src/pipeline/
 import { placeholderAnalyzer } from "../../src/pipeline/analyzers/placeholder.js";
 import { selectPipeline, type PipelineParts } from "../../src/pipeline/select.js";
 import { runOnce } from "../../src/pipeline/worker.js";
+import { reprocessCall } from "../../src/intake/reprocess.js";
+import { placeholderReport } from "../../src/pipeline/analyzers/placeholder.js";
 import { createCompany } from "../../src/store/companies.js";
 import { latestReport } from "../../src/store/reports.js";
 import { insertTranscript } from "../../src/store/transcripts.js";
@@ -135,5 +137,52 @@ describe("worker: stages, transitions and their events", () => {
     } finally {
       await live.dispose();
     }
+  });
+
+  it("exact event sequence of a completed call, then of its reprocess; every event of a run fires once", async () => {
+    await s.store.db.updateTable("companies").set({ low_score_threshold: 60 }).execute();
+    const fixed: Analyzer = {
+      name: "fixed",
+      analyze: async ({ call }) => ({
+        ...placeholderReport(call),
+        overall_score: 40,
+        buying_signals: [{ signal: "Asked for a quote", strength: "strong" }],
+        compliance_alerts: [{ type: "disclosure", severity: "high", detail: "No recording notice" }],
+        manager_review_required: false,
+      }),
+    };
+    const parts: PipelineParts = { mode: "placeholder", transcriber: null, analyzer: fixed, transcriptAnalyzer: () => fixed };
+    const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: { crm_contact_id: "C-1", crm_deal_id: "D-1" } });
+    await drain(s, parts);
+    const run = ["call.processing_started", "call.transcription_completed", "call.analysis_completed", "call.report_completed", "call.low_score_detected", "call.buying_signal_detected", "call.compliance_alert_detected"];
+    expect(await eventTypes(s, call.id)).toEqual(["call.received", ...run]);
+    await reprocessCall(s.store.db, { companyId, callId: call.id });
+    await drain(s, parts);
+    expect(await eventTypes(s, call.id)).toEqual(["call.received", ...run, ...run]);
+    const rows = await s.store.db.selectFrom("events").selectAll().where("call_id", "=", call.id).orderBy("id").execute();
+    const bodies = rows.map((r) => JSON.parse(r.payload));
+    expect(new Set(bodies.map((b) => b.id)).size).toBe(bodies.length);
+    for (const b of bodies) expect(b.data).toMatchObject({ crm_contact_id: "C-1", crm_deal_id: "D-1", call: { call_id: call.id } });
+    const byType = (t: string) => bodies.filter((b) => b.type === t).at(-1).data;
+    expect(byType("call.buying_signal_detected").buying_signals).toEqual([{ signal: "Asked for a quote", strength: "strong" }]);
+    expect(byType("call.compliance_alert_detected").compliance_alerts).toHaveLength(1);
+    // manager review forced on: a compliance alert and a low score
+    expect(byType("call.report_completed").report.manager_review_required).toBe(true);
+    expect(byType("call.processing_started").call.processing_status).toBe("transcribing");
+  });
+
+  it("a job resumed after a crash does not repeat transitions already made", async () => {
+    const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: {} });
+    // A worker took the job, moved the call to transcribing, then died (lease runs out).
+    const { claimJob } = await import("../../src/queue/claim-job.js");
+    const { applyTransition } = await import("../../src/pipeline/transitions.js");
+    await claimJob(s.store.db, { workerId: "dead", leaseMs: 5_000, now: clock.now() });
+    await s.store.db.transaction().execute((trx) => applyTransition(trx, call.id, { to: "transcribing", now: clock.now() }));
+    expect(await runOnce(s)).toBeNull();
+    clock.advance(6_000);
+    expect(await runOnce(s)).toMatchObject({ result: "completed" });
+    const types = await eventTypes(s, call.id);
+    expect(types.filter((t) => t === "call.processing_started")).toHaveLength(1);
+    expect(types.slice(0, 5)).toEqual(["call.received", "call.processing_started", "call.transcription_completed", "call.analysis_completed", "call.report_completed"]);
   });
 });
