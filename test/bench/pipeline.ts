@@ -102,7 +102,7 @@ function median(xs: number[]): number {
 
 ensureBinary();
 console.log(`pipeline bench: ${CALLS} calls via POST /v1/calls, placeholder pipeline, ${WORKERS} workers, ${CONCURRENCY} concurrent submitters, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), ${RUNS} runs`);
-const results = [];
+const results: Array<Awaited<ReturnType<typeof oneRun>>> = [];
 for (let r = 1; r <= RUNS; r++) {
   const res = await oneRun(r);
   results.push(res);
@@ -110,7 +110,7 @@ for (let r = 1; r <= RUNS; r++) {
     `run ${r}: ${res.calls_per_s.toFixed(0)} calls/s end to end (${res.seconds.toFixed(2)} s; submits ${res.submit_per_s.toFixed(0)}/s), RSS start ${res.start_rss_mb.toFixed(0)} MB, after ${CALLS / 2} ${res.rss_half_mb.toFixed(0)} MB, after ${CALLS} ${res.rss_end_mb.toFixed(0)} MB, peak ${res.peak_rss_mb.toFixed(0)} MB, failed ${res.failed}, submit errors ${res.submit_errors}, exit ${res.exit}`,
   );
 }
-const m = (k: keyof (typeof results)[number]) => median(results.map((x) => Number(x[k])));
+const m = (k: keyof Awaited<ReturnType<typeof oneRun>>) => median(results.map((x) => Number(x[k])));
 console.log(
   `median: ${m("calls_per_s").toFixed(0)} calls/s end to end, peak RSS ${m("peak_rss_mb").toFixed(0)} MB, RSS after ${CALLS / 2} calls ${m("rss_half_mb").toFixed(0)} MB, after ${CALLS} ${m("rss_end_mb").toFixed(0)} MB`,
 );
