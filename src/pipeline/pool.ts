@@ -17,7 +17,7 @@ export interface WorkerPool {
 
 const BUSY_POLL_MS = 0;
 const IDLE_POLL_MIN_MS = 20;
-const IDLE_POLL_MAX_MS = 1000;
+const IDLE_POLL_MAX_MS = 250;
 
 /** `count` workers in this process, each claiming one job at a time. */
 export function startWorkers(services: Services, opts: { count: number; parts?: PipelineParts }): WorkerPool {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { acceptCall } from "../../src/intake/accept-call.js";
+import { reprocessCall } from "../../src/intake/reprocess.js";
 import { downloadRecording, type DownloadOptions } from "../../src/pipeline/download.js";
 import { StageError } from "../../src/pipeline/ports.js";
 import { runOnce } from "../../src/pipeline/worker.js";
@@ -131,6 +132,10 @@ describe("download inside the pipeline", () => {
       expect(await runOnce(s)).toMatchObject({ result: "completed" });
       const row = await s.store.db.selectFrom("calls").selectAll().where("id", "=", call.id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ processing_status: "complete", audio_format: "wav", audio_bytes: fs.statSync(fixture("jfk.wav")).size });
+      // Reprocess fetches the recording again.
+      await reprocessCall(s.store.db, { companyId, callId: call.id });
+      expect(await runOnce(s)).toMatchObject({ result: "completed" });
+      expect(server.hits.get("/audio/ok.wav")).toBe(2);
     } finally {
       await s.dispose();
     }
