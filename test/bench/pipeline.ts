@@ -95,6 +95,49 @@ async function oneRun(run: number) {
   }
 }
 
+/**
+ * Pipeline capacity alone: 2,000 calls accepted by a server with no workers,
+ * then a server with workers drains them. Separates worker throughput from
+ * API intake throughput.
+ */
+async function drainRun() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "callreview-bench-"));
+  try {
+    const company = JSON.parse(runBinary(["--data-dir", dir, "company", "create", "Bench", "--json"]).stdout);
+    const key = JSON.parse(runBinary(["--data-dir", dir, "key", "create", "--company", String(company.id), "--json"]).stdout).key;
+    const base = ["--data-dir", dir, "--models-dir", path.join(dir, "models"), "--pipeline", "placeholder", "--rate-limit", "0", "--log-level", "warn"];
+    const intake = await startServeBinary([...base, "--workers", "0"]);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (next < CALLS) {
+          const i = next++;
+          const r = await fetch(`${intake.url}/v1/calls`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: `d-${i}`, duration_seconds: 300 }) });
+          await r.arrayBuffer();
+        }
+      }),
+    );
+    await intake.stop("SIGTERM");
+    const { db } = await openSqlite(path.join(dir, "callreview.db"));
+    const t0 = performance.now();
+    const server = await startServeBinary([...base, "--workers", String(WORKERS)]);
+    let done = 0;
+    let peak = 0;
+    while (done < CALLS) {
+      await new Promise((r) => setTimeout(r, 25));
+      peak = Math.max(peak, memKb(server.child.pid!).rss);
+      const row = await db.selectFrom("calls").select((eb) => eb.fn.countAll<number>().as("n")).where("processing_status", "in", ["complete", "failed"]).executeTakeFirst();
+      done = Number(row?.n ?? 0);
+    }
+    const secs = (performance.now() - t0) / 1000;
+    await db.destroy();
+    await server.stop("SIGTERM");
+    return { drain_per_s: CALLS / secs, peak_rss_mb: peak / 1024 };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -114,3 +157,10 @@ const m = (k: keyof Awaited<ReturnType<typeof oneRun>>) => median(results.map((x
 console.log(
   `median: ${m("calls_per_s").toFixed(0)} calls/s end to end, peak RSS ${m("peak_rss_mb").toFixed(0)} MB, RSS after ${CALLS / 2} calls ${m("rss_half_mb").toFixed(0)} MB, after ${CALLS} ${m("rss_end_mb").toFixed(0)} MB`,
 );
+const drains = [];
+for (let r = 1; r <= RUNS; r++) {
+  const d = await drainRun();
+  drains.push(d);
+  console.log(`drain run ${r}: ${d.drain_per_s.toFixed(0)} calls/s processed by ${WORKERS} workers (start-up included), peak RSS ${d.peak_rss_mb.toFixed(0)} MB`);
+}
+console.log(`median drain: ${median(drains.map((d) => d.drain_per_s)).toFixed(0)} calls/s; load average now ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
