@@ -1,8 +1,8 @@
 import { claimJob } from "../queue/claim-job.js";
 import { reclaimExpiredJobs } from "../queue/reclaim-expired.js";
 import type { Services } from "../services.js";
-import { selectPipeline, type PipelineParts } from "./select.js";
-import { newWorkerId, processJob, type WorkerContext } from "./worker.js";
+import type { PipelineParts } from "./select.js";
+import { newWorkerId, partsFor, processJob, type WorkerContext } from "./worker.js";
 
 export interface WorkerPool {
   readonly size: number;
@@ -21,7 +21,7 @@ const IDLE_POLL_MAX_MS = 250;
 
 /** `count` workers in this process, each claiming one job at a time. */
 export function startWorkers(services: Services, opts: { count: number; parts?: PipelineParts }): WorkerPool {
-  const parts = opts.parts ?? selectPipeline(services);
+  const parts = opts.parts ?? partsFor(services);
   const leaseMs = services.config.jobLeaseSeconds * 1000;
   const log = services.logger;
   const shutdown = new AbortController();

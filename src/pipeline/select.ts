@@ -37,14 +37,15 @@ export function createLiveAnalyzer(_services: Services): Analyzer {
  * failure_reason instead of stopping the server.
  */
 export function selectPipeline(services: Services): PipelineParts {
+  const liveAnalyzer = lazyAnalyzer(() => createLiveAnalyzer(services));
   if (services.pipeline === "placeholder") {
-    return { mode: "placeholder", transcriber: null, analyzer: placeholderAnalyzer, transcriptAnalyzer: () => createLiveAnalyzer(services) };
+    return { mode: "placeholder", transcriber: null, analyzer: placeholderAnalyzer, transcriptAnalyzer: () => liveAnalyzer };
   }
   return {
     mode: "live",
     transcriber: lazyTranscriber(() => createLiveTranscriber(services)),
-    analyzer: lazyAnalyzer(() => createLiveAnalyzer(services)),
-    transcriptAnalyzer: () => createLiveAnalyzer(services),
+    analyzer: liveAnalyzer,
+    transcriptAnalyzer: () => liveAnalyzer,
   };
 }
 

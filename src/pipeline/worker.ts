@@ -61,10 +61,20 @@ export function newWorkerId(n = 0): string {
   return `${os.hostname()}:${process.pid}:${n}:${randomBytes(3).toString("hex")}`;
 }
 
+/** One set of parts per Services, so engines (models) load once, not per runOnce. */
+const partsByServices = new WeakMap<Services, PipelineParts>();
+
+export function partsFor(services: Services): PipelineParts {
+  let parts = partsByServices.get(services);
+  if (!parts) partsByServices.set(services, (parts = selectPipeline(services)));
+  return parts;
+}
+
 export function workerContext(services: Services, opts: { parts?: PipelineParts; workerId?: string; signal?: AbortSignal } = {}): WorkerContext {
+  const parts = opts.parts ?? partsFor(services);
   return {
     services,
-    parts: opts.parts ?? selectPipeline(services),
+    parts,
     workerId: opts.workerId ?? newWorkerId(),
     leaseMs: services.config.jobLeaseSeconds * 1000,
     signal: opts.signal,
