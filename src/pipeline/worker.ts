@@ -224,7 +224,12 @@ export function finalizeReport(raw: Report, call: CallRow, company: Company): Re
   return validateReport({ ...candidate, manager_review_required: review });
 }
 
-/** Path of the call's audio: downloaded now when it has a recording_url (so reprocess fetches again), else its upload, else null. */
+/**
+ * Path of the call's audio, or null. A recording_url is fetched when the call
+ * has no stored audio yet, and again on every reprocess (the recording may have
+ * changed); otherwise the stored file is used — audio attached through the API
+ * after a failed download, or the file an interrupted run already fetched.
+ */
 async function acquireAudio(
   ctx: WorkerContext,
   job: JobRow,
@@ -232,7 +237,8 @@ async function acquireAudio(
   progress: (stage: string, p: number | null) => Promise<void>,
 ): Promise<{ path: string; format: string } | null> {
   const { config } = ctx.services;
-  if (call.recording_url) {
+  const fetchAgain = !call.audio_sha256 || (await lastQueuedReason(ctx.services.store.db, call.id)) === "reprocess";
+  if (call.recording_url && fetchAgain) {
     await progress("download", null);
     const stored = await downloadRecording(call.recording_url, {
       dataDir: config.dataDir,
@@ -254,6 +260,11 @@ async function acquireAudio(
     return { path: p, format: call.audio_format ?? "unknown" };
   }
   return null;
+}
+
+async function lastQueuedReason(db: Services["store"]["db"], callId: number): Promise<string | null> {
+  const row = await db.selectFrom("call_history").select("reason").where("call_id", "=", callId).where("to_status", "=", "queued").orderBy("id", "desc").limit(1).executeTakeFirst();
+  return row?.reason ?? null;
 }
 
 async function settleFailure(ctx: WorkerContext, job: JobRow, err: StageError): Promise<JobOutcome> {

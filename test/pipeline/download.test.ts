@@ -3,6 +3,8 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { reprocessCall } from "../../src/intake/reprocess.js";
+import { attachAudio } from "../../src/intake/attach-audio.js";
+import { storeAudioFile } from "../../src/audio/store.js";
 import { downloadRecording, type DownloadOptions } from "../../src/pipeline/download.js";
 import { StageError } from "../../src/pipeline/ports.js";
 import { runOnce } from "../../src/pipeline/worker.js";
@@ -136,6 +138,21 @@ describe("download inside the pipeline", () => {
       await reprocessCall(s.store.db, { companyId, callId: call.id });
       expect(await runOnce(s)).toMatchObject({ result: "completed" });
       expect(server.hits.get("/audio/ok.wav")).toBe(2);
+    } finally {
+      await s.dispose();
+    }
+  });
+
+  it("audio attached after a failed download is used instead of fetching the broken URL again", async () => {
+    const s = await testServices({ retryBaseMs: 0 });
+    try {
+      const companyId = (await createCompany(s.store.db, { name: "A" })).id;
+      const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: { recording_url: `${server.url}/html` } });
+      expect(await runOnce(s)).toMatchObject({ result: "failed", reason: "download_failed" });
+      const stored = await storeAudioFile(s.dir, fixture("jfk.wav"), { maxBytes: 1 << 30 });
+      await attachAudio(s.store.db, { companyId, callId: call.id, audio: { sha256: stored.sha256, format: stored.format, bytes: stored.bytes } });
+      expect(await runOnce(s)).toMatchObject({ result: "completed" });
+      expect(server.hits.get("/html")).toBe(1);
     } finally {
       await s.dispose();
     }
