@@ -26,6 +26,12 @@ export interface Config {
   ollamaUrl: string;
   ollamaModel: string | undefined;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** How long a claimed job stays with its worker without a heartbeat before another may take it. */
+  jobLeaseSeconds: number;
+  downloadConnectTimeoutMs: number;
+  downloadTimeoutMs: number;
+  /** First retry delay of a failed job attempt; doubles per attempt. */
+  retryBaseMs: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -90,6 +96,10 @@ export const SETTINGS = [
   def({ key: "ollamaUrl", flag: "--ollama-url", env: "CALLREVIEW_OLLAMA_URL", default: "http://127.0.0.1:11434", parse: url, doc: "Ollama server for the ollama analyzer." }),
   def({ key: "ollamaModel", flag: "--ollama-model", env: "CALLREVIEW_OLLAMA_MODEL", default: undefined, parse: optStr, doc: "Ollama model name." }),
   def({ key: "logLevel", flag: "--log-level", env: "CALLREVIEW_LOG_LEVEL", default: "info", parse: oneOf(["debug", "info", "warn", "error", "silent"] as const), doc: "debug | info | warn | error | silent." }),
+  def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
+  def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),
+  def({ key: "downloadTimeoutMs", flag: "--download-timeout-ms", env: "CALLREVIEW_DOWNLOAD_TIMEOUT_MS", default: 600_000, parse: int(1, 86_400_000), doc: "recording_url: time allowed for the whole download, ms." }),
+  def({ key: "retryBaseMs", flag: "--retry-base-ms", env: "CALLREVIEW_RETRY_BASE_MS", default: 5_000, parse: int(0, 3_600_000), doc: "First retry delay of a failed pipeline attempt, ms (doubles per attempt, capped at 10 min)." }),
 ] as const;
 
 /** Flag values as commander hands them over (camelCase keys of Config). */

@@ -4,11 +4,13 @@ import { createApp } from "./http/app.js";
 import type { Logger } from "./logger.js";
 import { listen, type Listener } from "./server.js";
 import { createServices, type Services } from "./services.js";
+import { startWorkers, type WorkerPool } from "./pipeline/pool.js";
 import type { Clock } from "./time.js";
 
 export interface RunningService {
   services: Services;
   listener: Listener;
+  workers: WorkerPool;
   url: string;
   /** Outbound webhooks: started after the listener, stopped before the database closes. */
   dispatcher: Dispatcher;
@@ -32,17 +34,21 @@ export async function startService(
   }
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.port}`;
   services.logger.info("listening", { url, pipeline: services.pipeline, data_dir: config.dataDir, driver: services.store.driver });
+  const workers = startWorkers(services, { count: config.workers });
   const dispatcher = new Dispatcher(services.store.db, services.clock, services.logger, opts.dispatcher);
   dispatcher.start();
   let stopping: Promise<void> | undefined;
   return {
     services,
     listener,
+    workers,
     url,
     dispatcher,
     stop() {
       stopping ??= (async () => {
         await listener.close();
+        // Workers stop claiming; running jobs get a bounded time to finish, then are handed back.
+        await workers.stop();
         await dispatcher.stop();
         await services.close();
         services.logger.info("stopped");

@@ -145,7 +145,7 @@ describe("the dispatcher inside serve", () => {
     const { dir, cleanup } = (await import("../helpers/services.js")).tempDir();
     const r = await startReceiver();
     try {
-      const config = testConfig(dir, { port: 0 });
+      const config = testConfig(dir, { port: 0, workers: 0 }); // API and webhooks only: just call.received per call
       let running = await startService(config, { logger: silentLogger, dispatcher: { pollMs: 20, timeoutMs: 2_000 } });
       const company = await createCompany(running.services.store.db, { name: "Acme" });
       const ep = await createWebhookEndpoint(running.services.store.db, { companyId: company.id, url: r.url });
@@ -164,6 +164,35 @@ describe("the dispatcher inside serve", () => {
       await running.stop();
       expect(r.received.map((x) => x.body.data.external_call_id)).toEqual(["s-1", "s-2"]);
       expect(r.received.every((x) => x.verified[0])).toBe(true);
+    } finally {
+      await r.close();
+      cleanup();
+    }
+  });
+
+  it("delivers a call's whole lifecycle, report included, when the pipeline runs in the same serve", async () => {
+    const { dir, cleanup } = (await import("../helpers/services.js")).tempDir();
+    const r = await startReceiver();
+    try {
+      const running = await startService(testConfig(dir, { port: 0, workers: 1 }), { logger: silentLogger, dispatcher: { pollMs: 20, timeoutMs: 2_000 } });
+      try {
+        const company = await createCompany(running.services.store.db, { name: "Acme" });
+        const ep = await createWebhookEndpoint(running.services.store.db, { companyId: company.id, url: r.url });
+        r.secrets = [ep.secret];
+        await acceptCall(running.services.store.db, { companyId: company.id, intake: "api", fields: { external_call_id: "life-1", crm_contact_id: "crm-9" } });
+        const expected = ["call.received", "call.processing_started", "call.analysis_completed", "call.report_completed"];
+        const deadline = Date.now() + 30_000;
+        while (!expected.every((t) => r.received.some((x) => x.body.type === t)) && Date.now() < deadline) await new Promise((res) => setTimeout(res, 20));
+      } finally {
+        await running.stop();
+      }
+      const types = r.received.map((x) => x.body.type);
+      for (const t of ["call.received", "call.processing_started", "call.analysis_completed", "call.report_completed"]) expect(types).toContain(t);
+      expect(r.received.every((x) => x.verified[0] && x.headers["x-service-event"] === x.body.type)).toBe(true);
+      expect(new Set(r.received.map((x) => x.headers["x-service-event-id"])).size).toBe(r.received.length);
+      const done = r.received.find((x) => x.body.type === "call.report_completed")!.body;
+      expect(done.data).toMatchObject({ crm_contact_id: "crm-9", external_call_id: "life-1", call: { processing_status: "complete", report_status: "ready" } });
+      expect(typeof done.data.report.overall_score).toBe("number");
     } finally {
       await r.close();
       cleanup();
