@@ -1,4 +1,5 @@
 import { claimJob } from "../queue/claim-job.js";
+import { onJobsAdded } from "../queue/jobs-added.js";
 import { reclaimExpiredJobs } from "../queue/reclaim-expired.js";
 import type { Services } from "../services.js";
 import type { PipelineParts } from "./select.js";
@@ -72,15 +73,19 @@ export function startWorkers(services: Services, opts: { count: number; parts?: 
   }
 
   const loops = Array.from({ length: opts.count }, (_, i) => loop(i));
+  const wakeAll = () => {
+    for (const w of [...wakers]) w();
+  };
+  // Jobs this process commits wake idle workers at once (the idle poll still finds other processes' jobs).
+  const unsubscribe = opts.count > 0 ? onJobsAdded(services.store.db, wakeAll) : undefined;
   let stopped: Promise<void> | undefined;
   return {
     size: opts.count,
-    wake() {
-      for (const w of [...wakers]) w();
-    },
+    wake: wakeAll,
     stop(graceMs = 10_000) {
       stopped ??= (async () => {
         stopping = true;
+        unsubscribe?.();
         if (reclaimTimer) clearInterval(reclaimTimer);
         for (const w of [...wakers]) w();
         const all = Promise.all(loops);

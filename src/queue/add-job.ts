@@ -1,4 +1,5 @@
-import type { DbOrTx } from "../store/db.js";
+import { CompiledQuery } from "kysely";
+import type { DbOrTx, Tx } from "../store/db.js";
 import type { JobRow } from "../store/schema.js";
 import { isoNow } from "../time.js";
 
@@ -43,4 +44,19 @@ export async function addJob(
     .returningAll()
     .executeTakeFirstOrThrow();
   return { job, added: true };
+}
+
+const INSERT_FIRST_JOB =
+  `insert into "jobs" ("call_id", "kind", "status", "priority", "attempts", "max_attempts", "run_at", "locked_by", "locked_until", "last_error", "created_at", "updated_at") ` +
+  `values (?, ?, 'queued', ?, 0, ?, ?, null, null, null, ?, ?)`;
+
+/**
+ * The job of a call inserted in the same transaction: such a call cannot have
+ * a live job yet, so addJob's look-up is skipped. Plain SQL (one statement
+ * text, served prepared by the driver's cache) because it runs once per
+ * accepted call.
+ */
+export async function insertFirstJob(trx: Tx, input: { callId: number; priority: number }, now: Date = new Date()): Promise<void> {
+  const ts = isoNow(now);
+  await trx.executeQuery(CompiledQuery.raw(INSERT_FIRST_JOB, [input.callId, PROCESS_CALL, input.priority, DEFAULT_MAX_ATTEMPTS, ts, ts, ts]));
 }

@@ -11,6 +11,8 @@ import { tempDir } from "../helpers/services.js";
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
+/** Optional comma-separated substrings: run only the matching scenarios (e.g. BENCH_ONLY=POST). */
+const ONLY = process.env.BENCH_ONLY?.split(",").filter(Boolean);
 
 interface Figure {
   rps: number;
@@ -69,6 +71,7 @@ async function main() {
     ];
     const results: Record<string, Figure> = {};
     for (const [name, opts] of scenarios) {
+      if (ONLY && !name.includes("healthz") && !ONLY.some((o) => name.includes(o))) continue;
       const figs: Figure[] = [];
       for (let i = 0; i < RUNS; i++) figs.push(await run(opts));
       results[name] = {

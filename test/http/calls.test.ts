@@ -64,6 +64,20 @@ describe("POST /calls, GET /calls, GET /calls/{id}", () => {
     expect(await h.s.store.db.selectFrom("calls").selectAll().execute()).toHaveLength(1);
   });
 
+  it("concurrent distinct submissions (written in shared commits) each get their own call id", async () => {
+    const N = 40;
+    const rs = await Promise.all(Array.from({ length: N }, (_, i) => h.postJson("/v1/calls", { external_call_id: `many-${i}`, customer_name: `C${i}` })));
+    const bodies = await Promise.all(rs.map((r) => r.json()));
+    expect(rs.map((r) => r.status)).toEqual(Array(N).fill(201));
+    expect(new Set(bodies.map((b) => b.call_id)).size).toBe(N);
+    for (let i = 0; i < N; i++) {
+      const row = await h.s.store.db.selectFrom("calls").select(["external_call_id", "customer_name"]).where("id", "=", bodies[i].call_id).executeTakeFirstOrThrow();
+      expect(row).toEqual({ external_call_id: `many-${i}`, customer_name: `C${i}` });
+      const jobs = await h.s.store.db.selectFrom("jobs").select("status").where("call_id", "=", bodies[i].call_id).execute();
+      expect(jobs).toEqual([{ status: "queued" }]);
+    }
+  });
+
   it("N concurrent identical submissions create exactly one call: one 201, the rest 200 duplicate", async () => {
     const N = 25;
     const rs = await Promise.all(Array.from({ length: N }, () => h.postJson("/v1/calls", { external_call_id: "race" })));

@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { databasePath } from "../../src/config.js";
+import { acceptCall } from "../../src/intake/accept-call.js";
+import { onJobsAdded } from "../../src/queue/jobs-added.js";
+import { createCompany } from "../../src/store/companies.js";
+import { openSqlite } from "../../src/store/driver.js";
+import { testServices } from "../helpers/services.js";
+
+type S = Awaited<ReturnType<typeof testServices>>;
+
+describe("jobs-added signal (wakes this process's idle workers)", () => {
+  let s: S;
+  let companyId: number;
+  beforeEach(async () => {
+    s = await testServices();
+    companyId = (await createCompany(s.store.db, { name: "Acme" })).id;
+  });
+  afterEach(() => s.dispose());
+
+  it("fires after the commit: another connection already sees the job", async () => {
+    const other = await openSqlite(databasePath(s.config));
+    const seen: number[] = [];
+    const off = onJobsAdded(s.store.db, () => {
+      seen.push(-1);
+    });
+    try {
+      const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: "w-1" } });
+      expect(seen).toHaveLength(1);
+      const job = await other.db.selectFrom("jobs").select(["call_id", "status"]).where("call_id", "=", call.id).executeTakeFirst();
+      expect(job).toEqual({ call_id: call.id, status: "queued" });
+    } finally {
+      off();
+      await other.db.destroy();
+    }
+  });
+
+  it("does not fire for a duplicate, and not after unsubscribing", async () => {
+    let n = 0;
+    const off = onJobsAdded(s.store.db, () => n++);
+    await acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: "d" } });
+    await acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: "d" } });
+    expect(n).toBe(1);
+    off();
+    await acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: "e" } });
+    expect(n).toBe(1);
+  });
+
+  it("is per database: another store's listener hears nothing", async () => {
+    const t = await testServices();
+    try {
+      let n = 0;
+      const off = onJobsAdded(t.store.db, () => n++);
+      await acceptCall(s.store.db, { companyId, intake: "api", fields: {} });
+      expect(n).toBe(0);
+      off();
+    } finally {
+      await t.dispose();
+    }
+  });
+});
