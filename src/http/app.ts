@@ -19,7 +19,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     await next();
   });
 
-  app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline }));
+  app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline, analyzer: services.analyzer.active }));
 
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   registerV1Routes(v1);

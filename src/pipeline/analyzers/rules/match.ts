@@ -27,7 +27,7 @@ export function phraseSource(phrase: string): string {
   const parts: string[] = [];
   for (const raw of phrase.trim().split(/\s+/)) {
     if (raw === "...") {
-      parts.push("(?: \\S+){0,3}");
+      parts.push("(?: \\S+){0,6}");
       continue;
     }
     const wild = raw.endsWith("*");
@@ -82,6 +82,6 @@ export function findHits(segments: TranscriptSegment[], trackers: CompiledTracke
 }
 
 function negated(line: string, start: number): boolean {
-  const before = line.slice(0, start).trim().split(" ").slice(-3);
+  const before = line.slice(0, start).trim().split(" ").slice(-5);
   return before.some((w) => NEGATORS.has(w));
 }

@@ -1,7 +1,7 @@
 /**
  * Tracker definitions: named phrase lists, each in one category. Phrases are
  * plain words matched on stems (see normalize.ts); `word*` matches any word
- * starting with the stem, `...` allows up to three words in between.
+ * starting with the stem, `...` allows up to six words in between.
  */
 export const TRACKER_CATEGORIES = [
   "objection",
@@ -36,46 +36,46 @@ export interface TrackerDef {
   phrases: string[];
   strength?: "weak" | "moderate" | "strong";
   severity?: "low" | "medium" | "high" | "critical";
-  /** Skip a hit preceded (within three words) by a negation: "we can't guarantee" is not a guarantee. */
+  /** Skip a hit preceded (within five words) by a negation: "we can't guarantee" is not a guarantee. */
   negatable?: boolean;
 }
 
 export const BUILTIN_TRACKERS: TrackerDef[] = [
   // Objections, raised by the customer.
   { id: "objection_price", category: "objection", type: "price", speaker: "customer", negatable: true, phrases: [
-    "too expensive", "expensive", "too much money", "cost too much", "costs too much", "too pricey", "pricey", "over our budget", "over budget", "out of our budget", "above our budget", "more than we budget*", "cant afford", "cannot afford", "not in the budget", "no budget", "budget is tight", "tight budget", "cheaper", "price is high", "price is too high", "steep", "a lot of money", "break the bank", "cost is a concern", "hard to justify the cost", "justify the spend", "justify the price", "budget ... frozen", "budget freeze"] },
+    "too expensive", "expensive", "too much money", "cost too much", "costs too much", "too pricey", "pricey", "over our budget", "over budget", "out of our budget", "above our budget", "more than we budget*", "more than i had in mind", "more than we had in mind", "more than i expected", "more than we expected", "more than we were expecting", "cant afford it", "cant afford that", "cant afford this", "cannot afford it", "cannot afford that", "not in the budget", "no budget", "budget is tight", "tight budget", "cheaper", "price is high", "price is too high", "steep", "a lot of money", "break the bank", "cost is a concern", "hard to justify the cost", "justify the spend", "justify the price", "budget ... frozen", "budget freeze"] },
   { id: "objection_timing", category: "objection", type: "timing", speaker: "customer", phrases: [
-    "not the right time", "bad time", "not a good time", "next quarter", "next year", "maybe later", "revisit ... later", "circle back in", "too busy", "not a priority right now", "not a priority", "not ready", "too soon", "hold off", "put this on hold", "on hold", "wait until", "after the holidays", "end of the year", "timing isnt", "timing is", "not right now"] },
+    "not the right time", "bad time", "not a good time", "next quarter", "next year", "maybe later", "revisit ... later", "circle back in", "too busy", "not a priority right now", "not a priority", "not ready", "too soon", "hold off", "put this on hold", "on hold", "wait until", "after the holidays", "end of the year", "timing isnt", "timing ... isnt right", "pick this up again", "pick ... up again after", "rather wait", "fiscal year", "budget cycle", "peak season", "busy season", "until mid", "until after", "cant take on", "nobody can take on", "no bandwidth"] },
   { id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", phrases: [
-    "already use", "already using", "already have a", "already work with", "current vendor", "current provider", "another vendor", "other vendor", "your competitor*", "competitor", "looking at other", "talking to other", "other option*", "other quote*", "quote from", "comparing you", "compare you", "salesforce", "hubspot", "gong", "under contract with", "locked in with", "went with", "going with another"] },
+    "already use", "already using", "already have a", "already work with", "current vendor", "current provider", "another vendor", "other vendor", "your competitor*", "competitor", "looking at other", "talking to other", "other option*", "other quote*", "quote from", "comparing you", "compare you", "salesforce", "hubspot", "gong", "under contract with", "locked in with", "went with", "going with another", "weve been on", "we have been on", "been using", "switching from", "switch from", "we looked at", "we also looked at", "zendesk", "freshdesk", "samsara", "pipedrive"] },
   { id: "objection_authority", category: "objection", type: "authority", speaker: "customer", phrases: [
-    "not my decision", "not up to me", "my boss", "my manager", "run it by", "run this by", "check with", "talk to my", "need approval", "needs approval", "sign off", "signoff", "the board", "procurement", "legal ... review", "decision maker", "cfo", "ceo", "my director", "the committee", "partner has to", "get buy in"] },
+    "not my decision", "not up to me", "my boss", "my manager", "run it by", "run this by", "check with", "talk to my", "need approval", "needs approval", "sign* off on", "has to sign off", "have to sign off", "need to sign off", "needs to sign off", "our vp", "vp of", "final word", "final say", "the board", "procurement", "legal ... review", "decision maker", "cfo", "ceo", "my director", "the committee", "partner has to", "get buy in"] },
   { id: "objection_need", category: "objection", type: "need", speaker: "customer", negatable: false, phrases: [
     "dont need", "do not need", "dont really need", "no need for", "dont see the need", "dont see why", "not sure we need", "not sure i need", "not convinced", "works fine", "working fine", "happy with what we", "fine as is", "doing ok without", "spreadsheet* work*", "not a problem for us", "dont have that problem", "not relevant", "doesnt apply", "not interested", "what would we even use"] },
 
   // Buying signals, from the customer.
   { id: "signal_pricing_request", category: "buying_signal", type: "pricing_request", speaker: "customer", strength: "moderate", phrases: [
-    "how much", "what does it cost", "whats the price", "what is the price", "pricing look*", "send ... pricing", "send ... quote", "get a quote", "what would it cost", "price per", "cost per", "any discount*", "payment terms", "annual plan", "monthly plan"] },
+    "how much", "what does it cost", "whats the price", "what is the price", "pricing look*", "send ... pricing", "send ... quote", "get a quote", "what would it cost", "price per", "cost per", "any discount*", "payment terms", "annual plan", "monthly plan", "same price", "what price", "what ... the fees", "how much ... fees", "what would ... price", "monthly price", "monthly cost"] },
   { id: "signal_implementation", category: "buying_signal", type: "implementation_question", speaker: "customer", strength: "strong", phrases: [
-    "how long ... implement*", "how long ... set up", "how long ... onboard*", "how long ... roll out", "onboarding", "implementation", "when could we start", "how soon could", "how quickly could", "get started", "go live", "migrate our", "integrate with", "integration with", "roll it out", "rollout", "training for my team", "train my team", "set up for"] },
+    "how long ... implement*", "how long ... set up", "take to get ... set up", "how long ... onboard*", "how long ... roll out", "onboarding", "implementation", "when could we start", "how soon could", "how quickly could", "get started", "go live", "migrate our", "integrate with", "integration with", "roll it out", "training for my team", "train my team", "set up for"] },
   { id: "signal_positive", category: "buying_signal", type: "positive_intent", speaker: "customer", strength: "moderate", negatable: true, phrases: [
-    "sounds great", "sounds good", "that is great", "thats great", "love that", "really like", "i like that", "like what i see", "exactly what we need", "what we need", "really help*", "would help us", "would solve", "impressive", "impressed", "makes a lot of sense", "this could work", "could work for us", "perfect for us", "game changer", "big improvement"] },
+    "sounds great", "sounds good", "that is great", "thats great", "love that", "really like", "i like that", "like what i see", "exactly what we need", "what we need", "really help*", "would help us", "would ... help us", "help us a lot", "seems reasonable", "sounds reasonable", "id like to invest", "id like to buy", "id like to start", "free up", "would save us", "would solve", "impressive", "impressed", "makes a lot of sense", "this could work", "could work for us", "perfect for us", "game changer", "big improvement"] },
   { id: "signal_timeline", category: "buying_signal", type: "timeline", speaker: "customer", strength: "strong", phrases: [
-    "by next month", "this quarter", "by the end of the month", "in place by", "live by", "need it by", "deadline", "asap", "as soon as possible", "before our", "start next week", "start on monday", "up and running by"] },
+    "by next month", "this quarter", "by the end of the month", "in place by", "live by", "need it by", "deadline", "asap", "up and running before", "need to be live", "need to be up and running", "contract ends", "as soon as possible", "before our", "start next week", "start on monday", "up and running by"] },
   { id: "signal_budget", category: "buying_signal", type: "budget_confirmed", speaker: "customer", strength: "strong", negatable: true, phrases: [
-    "budget approved", "budget is approved", "have budget", "have the budget", "have a budget", "budget set aside", "budget for this", "money for this", "fund* approved", "within our budget", "within budget", "fits our budget", "fits in our budget", "can afford"] },
+    "budget approved", "budget is approved", "have budget", "have the budget", "have a budget", "budget set aside", "budget for this", "money for this", "fund* approved", "got budget", "got the budget", "budget signed off", "budget ... signed off", "budget ... approved", "within our budget", "within budget", "fits our budget", "fits in our budget", "can afford"] },
   { id: "signal_references", category: "buying_signal", type: "reference_request", speaker: "customer", strength: "weak", phrases: [
-    "case stud*", "references", "reference customer*", "talk to a customer", "other customers like", "who else uses", "success stor*"] },
+    "case stud*", "references", "reference customer*", "talk to a customer", "other customers like", "who else uses", "companies like us", "customers like us", "who use it", "success stor*"] },
 
   // Commitment and rejection, from the customer: they decide the outcome.
   { id: "commitment", category: "commitment", type: "commitment", speaker: "customer", strength: "strong", negatable: true, phrases: [
-    "lets do it", "lets go ahead", "go ahead", "move forward", "moving forward with", "sign today", "sign the contract", "send ... contract", "send ... agreement", "send ... paperwork", "well take it", "we will take it", "count us in", "were in", "lets sign", "ready to sign", "ready to buy", "ready to start", "you have a deal", "its a deal", "lets get started", "purchase order"] },
+    "lets do it", "lets go ahead", "go ahead with it", "go ahead and sign", "move forward", "lets renew", "renew it", "want to renew", "get it signed", "send ... order form", "moving forward with", "sign today", "sign the contract", "send ... contract", "send ... agreement", "send ... paperwork", "well take it", "we will take it", "count us in", "were all in", "lets sign", "ready to sign", "ready to buy", "ready to start", "you have a deal", "its a deal", "lets get started", "purchase order"] },
   { id: "rejection", category: "rejection", type: "rejection", speaker: "customer", phrases: [
     "not interested", "well pass", "we will pass", "going to pass", "decided to go with", "decided against", "not moving forward", "not going to move forward", "not going to buy", "no thank*", "please remove", "take me off", "stop calling", "chose another", "went with someone else"] },
 
   // Next steps, either side.
   { id: "next_step", category: "next_step", type: "next_step", speaker: "any", phrases: [
-    "next step*", "follow up", "followup", "send you", "send over", "ill send", "schedule", "calendar invite", "set up a call", "set up a meeting", "set up a demo", "book a", "meet again", "talk again", "call you on", "call you back", "speak on", "touch base", "circle back on", "loop back", "trial", "pilot", "proposal", "demo with", "on monday", "on tuesday", "on wednesday", "on thursday", "on friday", "next week", "tomorrow"] },
+    "next step*", "follow up", "followup", "send you", "send over", "ill send", "schedule", "calendar invite", "set up a call", "set up a meeting", "set up a demo", "book a", "meet again", "talk again", "call you on", "call you back", "speak on", "touch base", "check in with", "reach out in", "follow* up in", "kickoff", "kick off", "order form", "circle back on", "loop back", "trial", "pilot", "proposal", "demo with", "on monday", "on tuesday", "on wednesday", "on thursday", "on friday", "next week", "tomorrow"] },
 
   // Discovery and qualification: the rep's questions.
   { id: "discovery", category: "discovery", type: "open_question", speaker: "rep", phrases: [
@@ -101,7 +101,7 @@ export const BUILTIN_TRACKERS: TrackerDef[] = [
 
   // Compliance.
   { id: "disclosure", category: "disclosure", type: "recording_disclosure", speaker: "rep", phrases: [
-    "this call is being recorded", "call is recorded", "call may be recorded", "call will be recorded", "may be monitored", "being recorded", "recording this call", "recording the call", "record this call", "record our call", "call is being monitored", "recorded for quality", "recorded for training", "let you know ... recorded", "heads up ... record*"] },
+    "this call is being recorded", "call is recorded", "call may be recorded", "call will be recorded", "may be monitored", "being recorded", "recording this call", "recording the call", "record this call", "record our call", "we record", "we are recording", "were recording", "recorded line", "calls are recorded", "call* are being recorded", "record these calls", "record all calls", "call is being monitored", "recorded for quality", "recorded for training", "let you know ... recorded", "heads up ... record*"] },
   { id: "claim_guarantee", category: "prohibited_claim", type: "prohibited_guarantee", speaker: "rep", severity: "critical", negatable: true, phrases: [
     "guarantee* ... return*", "guarantee* ... profit*", "guarantee* ... result*", "guarantee* ... roi", "guarantee* ... double", "guarantee* ... money back and", "guaranteed ... percent", "promise ... return*", "promise ... profit*", "will definitely make", "cant lose money", "cannot lose money", "double your money", "assured return*", "certain return*"] },
   { id: "claim_risk_free", category: "prohibited_claim", type: "prohibited_risk_free", speaker: "rep", severity: "high", negatable: true, phrases: [
