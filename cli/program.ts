@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../src/version.js";
+import { analyzeCommand } from "./commands/analyze.js";
 import { companyCommand } from "./commands/company.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { keyCommand } from "./commands/key.js";
@@ -23,6 +24,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   companyCommand(program, ctx);
   keyCommand(program, ctx);
   doctorCommand(program, ctx);
+  analyzeCommand(program, ctx);
 
   // Subcommands inherit the I/O and error handling.
   for (const c of allCommands(program)) {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AnalyzerKind, Config } from "../../config.js";
+import { isBun } from "../../runtime.js";
 import type { Analyzer } from "../ports.js";
 import { LlamaAnalyzer } from "./llama.js";
 import { checkOllama, OllamaAnalyzer } from "./ollama.js";
@@ -39,17 +40,24 @@ export async function chooseAnalyzer(
     case "rules":
       return { configured: "rules", active: "rules", model: null, reason: "configured" };
     case "llama":
-      return { configured: "llama", active: "llama", model: gguf ?? null, reason: gguf ? (fs.existsSync(gguf) ? "configured" : `configured, but ${gguf} is missing`) : "configured, but no --llm-model set" };
+      return {
+        configured: "llama",
+        active: "llama",
+        model: gguf ?? null,
+        reason: !gguf ? "configured, but no --llm-model set" : !fs.existsSync(gguf) ? `configured, but ${gguf} is missing` : isBun ? "configured, but the llama engine is not available in the compiled executable" : "configured",
+      };
     case "ollama":
       return { configured: "ollama", active: "ollama", model: config.ollamaModel ?? null, reason: config.ollamaModel ? "configured" : "configured, but no --ollama-model set" };
     case "auto": {
-      if (gguf && fs.existsSync(gguf)) return { configured: "auto", active: "llama", model: gguf, reason: "GGUF model present" };
+      const present = gguf !== undefined && fs.existsSync(gguf);
+      if (present && !isBun) return { configured: "auto", active: "llama", model: gguf, reason: "GGUF model present" };
+      const llamaNote = present ? `GGUF present but the llama engine is not available in the compiled executable; ` : "";
       if (config.ollamaModel) {
         const r = await probe(config.ollamaUrl, config.ollamaModel);
         if (r.ok) return { configured: "auto", active: "ollama", model: config.ollamaModel, reason: r.detail };
-        return { configured: "auto", active: "rules", model: null, reason: `ollama not usable: ${r.detail}` };
+        return { configured: "auto", active: "rules", model: null, reason: `${llamaNote}ollama not usable: ${r.detail}` };
       }
-      return { configured: "auto", active: "rules", model: null, reason: gguf ? `GGUF ${gguf} missing; no ollama model set` : "no LLM configured" };
+      return { configured: "auto", active: "rules", model: null, reason: present ? `${llamaNote}no ollama model set` : gguf ? `GGUF ${gguf} missing; no ollama model set` : "no LLM configured" };
     }
   }
 }

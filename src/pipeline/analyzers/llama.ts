@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { isBun } from "../../runtime.js";
 import type { Report } from "../../report/schema.js";
 import { StageError, type AnalyzeInput, type Analyzer } from "../ports.js";
 import { chunkLines } from "./llm/chunk.js";
@@ -21,7 +22,7 @@ export interface LlamaOptions {
 
 /** The message every load failure carries, so an operator knows what to fix without reading a stack. */
 export const ENGINE_HELP =
-  "the llama analyzer needs node-llama-cpp and its prebuilt engine (@node-llama-cpp/linux-x64) in a node_modules folder next to the executable or the source; see docs/readme/analyzers.md, or use --analyzer rules|ollama";
+  "the llama analyzer runs from the source install under Node (npm start / npm run callreview, with node-llama-cpp and @node-llama-cpp/linux-x64 in node_modules); with the executable use --analyzer ollama or rules (docs/readme/analyzers.md)";
 
 type NodeLlamaCpp = typeof import("node-llama-cpp");
 interface Engine {
@@ -38,12 +39,7 @@ export function loadEngine(modelPath: string): Promise<Engine> {
   if (!p) {
     p = (async () => {
       if (!fs.existsSync(modelPath)) throw new StageError("analysis_failed", `llama model file not found: ${modelPath}`, false);
-      let lib: NodeLlamaCpp;
-      try {
-        lib = await import("node-llama-cpp");
-      } catch (e) {
-        throw new StageError("analysis_failed", `llama engine could not load (${(e as Error).message.split("\n")[0]}): ${ENGINE_HELP}`, false);
-      }
+      const lib = await importEngine();
       let llama: Engine["llama"];
       try {
         // Prebuilt CPU binaries only: never download or compile at run time (air-gapped hosts).
@@ -62,6 +58,21 @@ export function loadEngine(modelPath: string): Promise<Engine> {
     p.catch(() => engines.delete(modelPath));
   }
   return p;
+}
+
+/**
+ * node-llama-cpp is imported at run time only. Inside the compiled executable
+ * it cannot load: Bun resolves packages only in the executable's embedded file
+ * system (even for files imported from disk), and the engine loads its native
+ * binaries by computed paths, so it cannot be embedded either.
+ */
+async function importEngine(): Promise<NodeLlamaCpp> {
+  if (isBun) throw new StageError("analysis_failed", `llama engine is not available in the compiled executable: ${ENGINE_HELP}`, false);
+  try {
+    return await import("node-llama-cpp");
+  } catch (e) {
+    throw new StageError("analysis_failed", `llama engine could not load (${(e as Error).message.split("\n")[0]}): ${ENGINE_HELP}`, false);
+  }
 }
 
 /** One generation at a time per process: the machine's cores are the limit, not the queue. */
