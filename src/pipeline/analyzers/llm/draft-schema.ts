@@ -34,7 +34,7 @@ type Json = Record<string, any>;
 /**
  * The Report JSON Schema reduced to what a grammar can enforce and a small
  * model can finish: the draft fields only, every property required, shorter
- * strings and arrays, no numeric ranges (post-check clamps numbers).
+ * strings and arrays, integer ranges as enums (post-check clamps the rest).
  */
 export function draftJsonSchema(limits: DraftLimits = DEFAULT_DRAFT_LIMITS): Json {
   const full = reportJsonSchema() as Json;
@@ -51,6 +51,10 @@ export function draftJsonSchema(limits: DraftLimits = DEFAULT_DRAFT_LIMITS): Jso
       case "string":
         return { type: "string", maxLength: Math.min(s.maxLength ?? limits.maxString, limits.maxString) };
       case "integer":
+        // Grammars know no numeric ranges: a small range becomes an enum, or a model may write digits forever.
+        if (typeof s.minimum === "number" && typeof s.maximum === "number" && s.maximum - s.minimum <= 100) {
+          return { enum: Array.from({ length: s.maximum - s.minimum + 1 }, (_, i) => s.minimum + i) };
+        }
         return { type: "integer" };
       case "number":
         return { type: "number" };
