@@ -30,6 +30,12 @@ export interface Config {
   /** Context window (tokens) of the llama and ollama analyzers. */
   llmContextSize: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** How long a claimed job stays with its worker without a heartbeat before another may take it. */
+  jobLeaseSeconds: number;
+  downloadConnectTimeoutMs: number;
+  downloadTimeoutMs: number;
+  /** First retry delay of a failed job attempt; doubles per attempt. */
+  retryBaseMs: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -96,6 +102,10 @@ export const SETTINGS = [
   def({ key: "analysisTimeoutSeconds", flag: "--analysis-timeout", env: "CALLREVIEW_ANALYSIS_TIMEOUT", default: 300, parse: int(1, 86_400), doc: "Time budget of one LLM analysis, seconds." }),
   def({ key: "llmContextSize", flag: "--llm-context", env: "CALLREVIEW_LLM_CONTEXT", default: 4096, parse: int(512, 131_072), doc: "Context window (tokens) for the llama and ollama analyzers." }),
   def({ key: "logLevel", flag: "--log-level", env: "CALLREVIEW_LOG_LEVEL", default: "info", parse: oneOf(["debug", "info", "warn", "error", "silent"] as const), doc: "debug | info | warn | error | silent." }),
+  def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
+  def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),
+  def({ key: "downloadTimeoutMs", flag: "--download-timeout-ms", env: "CALLREVIEW_DOWNLOAD_TIMEOUT_MS", default: 600_000, parse: int(1, 86_400_000), doc: "recording_url: time allowed for the whole download, ms." }),
+  def({ key: "retryBaseMs", flag: "--retry-base-ms", env: "CALLREVIEW_RETRY_BASE_MS", default: 5_000, parse: int(0, 3_600_000), doc: "First retry delay of a failed pipeline attempt, ms (doubles per attempt, capped at 10 min)." }),
 ] as const;
 
 /** Flag values as commander hands them over (camelCase keys of Config). */
