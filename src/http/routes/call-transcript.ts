@@ -1,5 +1,6 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
+import { every } from "hono/combine";
 import { toCallResource } from "../../calls/resource.js";
 import { AppError } from "../../errors.js";
 import { formatOfContentType, parseTranscript, TRANSCRIPT_FORMATS } from "../../transcripts/import/index.js";
@@ -68,11 +69,10 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     },
   });
 
-  const [authenticate, requireWrite] = guard("calls:write");
   v1.post(
     "/calls/:id/transcript",
-    authenticate,
-    requireWrite,
+    // The whole guard chain as one middleware, whatever it grows to hold.
+    every(...guard("calls:write")),
     bodyLimit({ maxSize: MAX_TEXT_BYTES, onError: () => { throw new AppError("payload_too_large", `transcript bodies are limited to ${MAX_TEXT_BYTES / 1024 / 1024} MiB`); } }),
     async (c) => {
       const services = c.get("services");

@@ -50,7 +50,9 @@ export const CallAcceptedSchema = z
   })
   .openapi("CallAccepted");
 
-export const ReportResourceSchema = ReportSchema.openapi("Report");
+// A fresh object over the Report's shape: ReportSchema itself may have been built before
+// @hono/zod-openapi extended zod (module load order), and then has no .openapi().
+export const ReportResourceSchema = z.strictObject(ReportSchema.shape).openapi("Report");
 
 /** Path id: documented as a positive integer; anything else answers 404 not_found (see parseCallId). */
 export const CallIdParams = z.object({
