@@ -13,23 +13,49 @@ export interface PostCheckContext {
   company: Company;
 }
 
+interface QuoteIndex {
+  joined: string;
+  starts: Array<{ at: number; t: number }>;
+}
+
+const indexes = new WeakMap<Transcript, QuoteIndex>();
+
+/** The transcript's normalised text with segment offsets, built once per transcript. */
+function quoteIndex(transcript: Transcript): QuoteIndex {
+  let idx = indexes.get(transcript);
+  if (!idx) {
+    const parts: string[] = [];
+    const starts: QuoteIndex["starts"] = [];
+    let at = 0;
+    for (const s of transcript.segments) {
+      const n = normalizeText(s.text);
+      if (!n) continue;
+      starts.push({ at, t: s.t_start });
+      parts.push(n);
+      at += n.length + 1;
+    }
+    idx = { joined: parts.join(" ") + " ", starts };
+    indexes.set(transcript, idx);
+  }
+  return idx;
+}
+
 /** Where a quote sits in the transcript: the start time of the segment it begins in, or null when it was never said. */
 export function locateQuote(transcript: Transcript | null, text: string): number | null {
   const wanted = normalizeText(text.replace(/…$/, ""));
   if (!wanted || !transcript) return null;
-  let joined = "";
-  const starts: Array<{ at: number; t: number }> = [];
-  for (const s of transcript.segments) {
-    const n = normalizeText(s.text);
-    if (!n) continue;
-    starts.push({ at: joined.length, t: s.t_start });
-    joined += n + " ";
-  }
+  const { joined, starts } = quoteIndex(transcript);
   const at = joined.indexOf(wanted);
   if (at < 0) return null;
-  let t = starts[0].t;
-  for (const s of starts) if (s.at <= at) t = s.t;
-  return t;
+  // The last segment starting at or before the match: binary search over the offsets.
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid].at <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return starts[lo].t;
 }
 
 /** Quoted passages in a free-text detail: "…" or “…”. */
