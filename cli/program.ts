@@ -2,12 +2,14 @@ import { Command, CommanderError } from "commander";
 import { VERSION } from "../src/version.js";
 import { analyzeCommand } from "./commands/analyze.js";
 import { companyCommand } from "./commands/company.js";
+import { deliveriesCommand } from "./commands/deliveries.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { keyCommand } from "./commands/key.js";
 import { serveCommand } from "./commands/serve.js";
 import { submitCommand } from "./commands/submit.js";
 import { callsCommand } from "./commands/calls.js";
 import { reportCommand } from "./commands/report.js";
+import { webhookCommand } from "./commands/webhook.js";
 import type { CliContext } from "./context.js";
 import { processIo, type Io } from "./io.js";
 
@@ -30,6 +32,8 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   submitCommand(program, ctx);
   callsCommand(program, ctx);
   reportCommand(program, ctx);
+  webhookCommand(program, ctx);
+  deliveriesCommand(program, ctx);
   analyzeCommand(program, ctx);
 
   // Subcommands inherit the I/O and error handling.

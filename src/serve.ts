@@ -1,4 +1,5 @@
 import type { Config } from "./config.js";
+import { Dispatcher, type DispatcherOptions } from "./events/dispatcher.js";
 import { createApp } from "./http/app.js";
 import type { Logger } from "./logger.js";
 import { listen, type Listener } from "./server.js";
@@ -11,12 +12,17 @@ export interface RunningService {
   listener: Listener;
   workers: WorkerPool;
   url: string;
+  /** Outbound webhooks: started after the listener, stopped before the database closes. */
+  dispatcher: Dispatcher;
   /** Graceful stop: no new requests, in-flight ones finish, background work stops, database closed. */
   stop(): Promise<void>;
 }
 
 /** Everything `callreview serve` runs in one process. */
-export async function startService(config: Config, opts: { logger?: Logger; clock?: Clock } = {}): Promise<RunningService> {
+export async function startService(
+  config: Config,
+  opts: { logger?: Logger; clock?: Clock; dispatcher?: Partial<DispatcherOptions> } = {},
+): Promise<RunningService> {
   const services = await createServices(config, opts);
   let listener: Listener;
   try {
@@ -29,17 +35,21 @@ export async function startService(config: Config, opts: { logger?: Logger; cloc
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.port}`;
   services.logger.info("listening", { url, pipeline: services.pipeline, data_dir: config.dataDir, driver: services.store.driver });
   const workers = startWorkers(services, { count: config.workers });
+  const dispatcher = new Dispatcher(services.store.db, services.clock, services.logger, opts.dispatcher);
+  dispatcher.start();
   let stopping: Promise<void> | undefined;
   return {
     services,
     listener,
     workers,
     url,
+    dispatcher,
     stop() {
       stopping ??= (async () => {
         await listener.close();
         // Workers stop claiming; running jobs get a bounded time to finish, then are handed back.
         await workers.stop();
+        await dispatcher.stop();
         await services.close();
         services.logger.info("stopped");
       })();

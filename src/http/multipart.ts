@@ -19,6 +19,8 @@ export interface ReceivedUpload {
 }
 
 const MAX_FIELD_BYTES = 16 * 1024;
+/** After a refusal, at most this much of the rest of the body is read and dropped before the answer. */
+const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads a multipart/form-data request as a stream: the `file` part flows
@@ -55,22 +57,43 @@ export async function receiveAudioUpload(c: Context, services: Services): Promis
       if (settled) return;
       settled = true;
       source.unpipe(parser);
-      source.destroy();
       parser.removeAllListeners("close");
       // A file part still streaming would never end now: end it, so the store removes its temp file and settles.
       fileStream?.destroy(new Error("request aborted"));
-      // The file part may have been stored completely before the failure.
-      store
-        ?.then(async (s) => {
-          release();
-          await discardAudioIfUnused(services.store.db, services.config.dataDir, s.sha256);
-        })
-        .catch(() => undefined)
-        .finally(() => reject(err));
-      if (!store) reject(err);
+      let answered = false;
+      const answer = () => {
+        if (answered) return;
+        answered = true;
+        // The file part may have been stored completely before the failure.
+        if (!store) return reject(err);
+        store
+          .then(async (s) => {
+            release();
+            await discardAudioIfUnused(services.store.db, services.config.dataDir, s.sha256);
+          })
+          .catch(() => undefined)
+          .finally(() => reject(err));
+      };
+      // Read (and drop) what the client is still sending, up to a bound, so it
+      // can read our 422 instead of seeing its upload cut off mid-write.
+      if (source.readableEnded || source.destroyed) return answer();
+      let drained = 0;
+      source.on("data", (chunk: Buffer) => {
+        drained += chunk.length;
+        if (drained > MAX_DRAIN_BYTES) {
+          source.destroy();
+          answer();
+        }
+      });
+      source.once("end", answer);
+      source.once("close", answer);
+      source.once("error", answer);
+      source.resume();
     };
 
     parser.on("file", (name, stream) => {
+      // The parser destroys a part with an error when the form breaks off; the store may not be reading yet, and the failure is reported through the parser's own error event.
+      stream.on("error", () => undefined);
       if (name !== "file" || store || settled) {
         stream.resume();
         return;

@@ -1,3 +1,4 @@
+import { CompiledQuery } from "kysely";
 import type { DbOrTx } from "./db.js";
 import type { CallRow, NewCall } from "./schema.js";
 
@@ -7,12 +8,13 @@ import type { CallRow, NewCall } from "./schema.js";
  * safely: exactly one insert wins, the others get `undefined` back.
  */
 export async function insertCallUnlessDuplicate(db: DbOrTx, call: NewCall): Promise<CallRow | undefined> {
-  return db
-    .insertInto("calls")
-    .values(call)
-    .onConflict((oc) => oc.columns(["company_id", "external_call_id"]).doNothing())
-    .returningAll()
-    .executeTakeFirst();
+  // Plain SQL rather than the query builder: building a 29-column insert was a
+  // tenth of the cost of accepting a call. Same statement text per column set,
+  // so the driver's statement cache serves it prepared.
+  const columns = (Object.keys(call) as (keyof NewCall)[]).filter((k) => call[k] !== undefined && /^[a-z_][a-z0-9_]*$/.test(k));
+  const text = `insert into "calls" (${columns.map((c) => `"${c}"`).join(", ")}) values (${columns.map(() => "?").join(", ")}) on conflict ("company_id", "external_call_id") do nothing returning *`;
+  const result = await db.executeQuery<CallRow>(CompiledQuery.raw(text, columns.map((c) => call[c])));
+  return result.rows[0];
 }
 
 export async function findCallByExternalId(db: DbOrTx, companyId: number, externalCallId: string): Promise<CallRow | undefined> {

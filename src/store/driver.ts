@@ -56,12 +56,16 @@ async function openBun(file: string): Promise<SqliteDatabase> {
   } as SqliteDatabase;
 }
 
+/** Distinct SQL texts kept prepared; the application has a few dozen, so this never evicts in practice. */
+const STATEMENT_CACHE_SIZE = 256;
+
 /**
- * Kysely prepares every query anew; preparing is a sixth of the CPU of a busy
- * worker. Queries are few distinct SQL strings, so prepared statements are
- * kept (bounded). Safe because Kysely runs one query at a time per connection.
+ * Kysely prepares every query anew; preparing costs more than running the
+ * small indexed queries of a request. Both drivers' statements are reusable
+ * (parameters are bound per call), so they are kept per SQL text. Evicts the
+ * oldest entry when full.
  */
-function withStatementCache(database: SqliteDatabase, max = 500): SqliteDatabase {
+function withStatementCache(database: SqliteDatabase): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => {
@@ -72,7 +76,7 @@ function withStatementCache(database: SqliteDatabase, max = 500): SqliteDatabase
       let stmt = cache.get(sql);
       if (!stmt) {
         stmt = database.prepare(sql);
-        if (cache.size >= max) cache.delete(cache.keys().next().value!);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
         cache.set(sql, stmt);
       }
       return stmt;

@@ -140,6 +140,78 @@ export interface TranscriptsTable {
   created_at: string;
 }
 
+/** A receiver URL registered for a company; the secret is stored because signing needs it. */
+export interface WebhookEndpointsTable {
+  id: Generated<number>;
+  company_id: number;
+  url: string;
+  /** Comma-separated event types; null = every type. */
+  events: string | null;
+  /** The signing secret exactly as shown (`whsec_…`). Never listed, never logged. */
+  secret: string;
+  /** After a rotation the old secret still signs until previous_secret_expires_at. */
+  previous_secret: string | null;
+  previous_secret_expires_at: string | null;
+  /** 1/0; a 410 answer disables the endpoint. */
+  enabled: number;
+  disabled_reason: string | null;
+  /** Highest events.id when the endpoint was added: it gets only later events. */
+  after_event_id: number;
+  removed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event on its way to one endpoint. */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  company_id: number;
+  endpoint_id: number;
+  event_row_id: number;
+  event_id: string;
+  event_type: string;
+  /** pending | delivered | retrying | failed */
+  status: string;
+  /** Every attempt ever made, replays included. */
+  attempts: number;
+  /** Failed attempts in the current retry sequence (a replay starts a new one). */
+  retry_index: number;
+  response_status: number | null;
+  last_error: string | null;
+  /** When the dispatcher may send it next; null once delivered or failed. */
+  next_attempt_at: string | null;
+  /** Set while a dispatcher holds the delivery, so no other sends the same attempt. */
+  lease_token: string | null;
+  lease_until: string | null;
+  delivered_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  /** 1-based number of the attempt within the delivery. */
+  attempt: number;
+  /** scheduled | replay */
+  trigger: string;
+  started_at: string;
+  /** The `t` the request was signed with. */
+  signature_timestamp: number;
+  response_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  /** When the next attempt was scheduled after this one (null: none). */
+  next_attempt_at: string | null;
+}
+
+/** How far the fan-out has read the events outbox. */
+export interface WebhookFanoutCursorTable {
+  name: string;
+  last_event_row_id: number;
+  updated_at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -149,6 +221,10 @@ export interface Database {
   reports: ReportsTable;
   call_history: CallHistoryTable;
   transcripts: TranscriptsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_fanout_cursor: WebhookFanoutCursorTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -162,3 +238,6 @@ export type EventRow = Selectable<EventsTable>;
 export type ReportRow = Selectable<ReportsTable>;
 export type CallHistoryRow = Selectable<CallHistoryTable>;
 export type TranscriptRow = Selectable<TranscriptsTable>;
+export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;

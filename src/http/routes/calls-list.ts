@@ -5,7 +5,8 @@ import { guard } from "../auth.js";
 import type { AppEnv } from "../env.js";
 import { AUTH_ERRORS, CallSchema, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
 
-const ListQuery = z.strictObject({
+// Unknown query parameters are ignored (cache busters, tracking tags), unlike unknown body fields.
+const ListQuery = z.object({
   limit: z.coerce
     .number("must be an integer from 1 to 100")
     .int("must be an integer from 1 to 100")
@@ -42,7 +43,7 @@ export const listCallsRoute = createRoute({
   responses: {
     200: withRateHeaders(jsonContent(CallListSchema, "A page of calls.")),
     ...AUTH_ERRORS,
-    422: jsonContent(ValidationErrorSchema, "Bad `limit` or `starting_after`, or an unknown query parameter (`validation_failed`)."),
+    422: jsonContent(ValidationErrorSchema, "Bad `limit` or `starting_after` (`validation_failed`)."),
   },
 });
 

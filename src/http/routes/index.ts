@@ -7,6 +7,7 @@ import { register as listCalls } from "./calls-list.js";
 import { register as getReport } from "./calls-report.js";
 import { register as reprocess } from "./calls-reprocess.js";
 import { register as uploads } from "./uploads.js";
+import { register as webhookEvents } from "./webhook-events.js";
 import { register as callTranscript } from "./call-transcript.js";
 
 /**
@@ -21,6 +22,7 @@ const ROUTES: Array<(v1: OpenAPIHono<AppEnv>) => void> = [
   reprocess,
   attachAudio,
   uploads,
+  webhookEvents,
   callTranscript,
 ];
 

@@ -50,9 +50,12 @@ export const CallAcceptedSchema = z
   })
   .openapi("CallAccepted");
 
-// A fresh object over the Report's shape: ReportSchema itself may have been built before
-// @hono/zod-openapi extended zod (module load order), and then has no .openapi().
-export const ReportResourceSchema = z.strictObject(ReportSchema.shape).openapi("Report");
+/**
+ * The strict Report of src/report/schema.ts, rebuilt from its shape with the
+ * OpenAPI-aware z: that module may load before the extension, and zod 4 gives
+ * each schema its methods when it is created.
+ */
+export const ReportResourceSchema = z.strictObject(ReportSchema.shape).openapi("Report", { description: "The scored analysis of a call (spec 2.4). No other top-level keys." });
 
 /** Path id: documented as a positive integer; anything else answers 404 not_found (see parseCallId). */
 export const CallIdParams = z.object({

@@ -5,6 +5,7 @@ import { m003_reports } from "./003_reports.js";
 import { m004_call_history } from "./004_call_history.js";
 import { m005_transcripts } from "./005_transcripts.js";
 import { m006_pipeline } from "./006_pipeline.js";
+import { m007_webhooks } from "./007_webhooks.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -17,4 +18,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "004_call_history": m004_call_history,
   "005_transcripts": m005_transcripts,
   "006_pipeline": m006_pipeline,
+  "007_webhooks": m007_webhooks,
 };

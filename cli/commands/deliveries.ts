@@ -1,0 +1,97 @@
+import type { Command } from "commander";
+import { deliveryWithAttempts, listDeliveryDetails, parseDeliveryStatus, replayDelivery, replayFailedSince, type DeliveryDetail } from "../../src/events/deliveries.js";
+import { findWebhookEndpoint } from "../../src/store/webhook-endpoints.js";
+import { parseId, withServices, type CliContext } from "../context.js";
+import { printJson } from "../io.js";
+
+/** ISO 8601 date(-time), or a duration back from now: 90m, 36h, 2d. */
+export function parseSince(v: string, now: Date): string {
+  const rel = /^(\d+)\s*([mhd])$/.exec(v.trim());
+  if (rel) {
+    const unit = { m: 60_000, h: 3_600_000, d: 86_400_000 }[rel[2] as "m" | "h" | "d"];
+    return new Date(now.getTime() - Number(rel[1]) * unit).toISOString();
+  }
+  const ms = Date.parse(v);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(ms)) throw new Error(`invalid --since "${v}" (expected an ISO 8601 date-time or a duration such as 90m, 36h, 2d)`);
+  return new Date(ms).toISOString();
+}
+
+function parseLimit(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1000) throw new Error(`invalid --limit "${v}" (expected an integer from 1 to 1000)`);
+  return Number(v);
+}
+
+function line(d: DeliveryDetail): string {
+  const next = d.next_attempt_at ? `\tnext ${d.next_attempt_at}` : "";
+  const err = d.last_error ? `\t${d.last_error}` : "";
+  return `${d.id}\tcompany ${d.company_id}\tendpoint ${d.endpoint_id}\t${d.event_type}\t${d.event_id}\t${d.status}\tattempts ${d.attempts}\tHTTP ${d.response_status ?? "-"}${next}${err}`;
+}
+
+export function deliveriesCommand(program: Command, ctx: CliContext): void {
+  const deliveries = program.command("deliveries").description("Inspect and replay outbound webhook deliveries");
+
+  deliveries
+    .command("list")
+    .description("Recent deliveries, newest first")
+    .option("--company <id>", "only this company's deliveries")
+    .option("--status <status>", "pending | delivered | retrying | failed")
+    .option("--limit <n>", "at most this many (default 50)")
+    .option("--json", "print the deliveries as JSON")
+    .action(async (opts: { company?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
+      const companyId = opts.company !== undefined ? parseId(opts.company, "--company") : undefined;
+      const status = opts.status !== undefined ? parseDeliveryStatus(opts.status) : undefined;
+      const limit = opts.limit !== undefined ? parseLimit(opts.limit) : 50;
+      const list = await withServices(cmd, ctx, (s) => listDeliveryDetails(s.store.db, { companyId, status, limit }));
+      if (opts.json) printJson(ctx.io, list);
+      else if (list.length === 0) ctx.io.out("No deliveries.");
+      else ctx.io.out(list.map(line).join("\n"));
+    });
+
+  deliveries
+    .command("show <delivery_id>")
+    .description("One delivery and its attempt log")
+    .option("--json", "print the delivery and its attempts as JSON")
+    .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
+      const id = parseId(idArg, "delivery id");
+      const r = await withServices(cmd, ctx, (s) => deliveryWithAttempts(s.store.db, id));
+      if (opts.json) {
+        printJson(ctx.io, r);
+        return;
+      }
+      const rows = r.attempts.map(
+        (a) => `  #${a.attempt} ${a.trigger}\t${a.started_at}\tHTTP ${a.response_status ?? "-"}\t${a.duration_ms} ms${a.error ? `\t${a.error}` : ""}${a.next_attempt_at ? `\tnext ${a.next_attempt_at}` : ""}`,
+      );
+      ctx.io.out([line(r.delivery), ...(rows.length ? rows : ["  no attempts yet"])].join("\n"));
+    });
+
+  deliveries
+    .command("replay [delivery_id]")
+    .description("Send a delivery again (new timestamp and signature, same event id): the running server sends it within a second, or `serve` does when it starts")
+    .option("--failed", "replay every failed delivery (with --since)")
+    .option("--since <time>", "with --failed: deliveries created since this ISO time or duration (e.g. 36h)")
+    .option("--company <id>", "with --failed: only this company's deliveries")
+    .option("--json", "print the result as JSON")
+    .action(async (idArg: string | undefined, opts: { failed?: boolean; since?: string; company?: string; json?: boolean }, cmd: Command) => {
+      if (opts.failed) {
+        if (idArg !== undefined) throw new Error("give either a delivery id or --failed --since <time>, not both");
+        if (opts.since === undefined) throw new Error("--failed needs --since <time> (an ISO date-time or a duration such as 36h)");
+        const companyId = opts.company !== undefined ? parseId(opts.company, "--company") : undefined;
+        const r = await withServices(cmd, ctx, (s) => replayFailedSince(s.store.db, parseSince(opts.since!, s.clock.now()), { companyId }, s.clock.now()));
+        if (opts.json) printJson(ctx.io, r);
+        else ctx.io.out(`Queued ${r.replayed.length} failed deliveries for immediate delivery${r.skipped.length ? ` (${r.skipped.length} skipped: endpoint removed or in flight)` : ""}`);
+        return;
+      }
+      if (idArg === undefined) throw new Error("give a delivery id, or --failed --since <time>");
+      if (opts.since !== undefined || opts.company !== undefined) throw new Error("--since and --company go with --failed");
+      const id = parseId(idArg, "delivery id");
+      const { d, endpoint } = await withServices(cmd, ctx, async (s) => {
+        const d = await replayDelivery(s.store.db, id, s.clock.now());
+        return { d, endpoint: await findWebhookEndpoint(s.store.db, d.endpoint_id) };
+      });
+      if (opts.json) printJson(ctx.io, d);
+      else ctx.io.out(`Delivery ${d.id} (${d.event_type}, ${d.event_id}) is queued for immediate delivery`);
+      if (endpoint && endpoint.enabled !== 1) {
+        ctx.io.err(`Note: webhook endpoint ${endpoint.id} is disabled (${endpoint.disabled_reason ?? "by an admin"}); the delivery goes out once it is enabled: callreview webhook enable ${endpoint.id}`);
+      }
+    });
+}

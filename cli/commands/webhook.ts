@@ -1,0 +1,107 @@
+import type { Command } from "commander";
+import { AppError } from "../../src/errors.js";
+import {
+  createWebhookEndpoint,
+  listEndpointViews,
+  parseEventList,
+  removeWebhookEndpoint,
+  rotateWebhookSecret,
+  setEndpointEnabled,
+  type WebhookEndpointView,
+} from "../../src/events/endpoints.js";
+import { sendTestDelivery } from "../../src/events/test-delivery.js";
+import { parseId, withServices, type CliContext } from "../context.js";
+import { printJson } from "../io.js";
+
+function line(e: WebhookEndpointView): string {
+  const state = e.enabled ? "enabled" : `disabled (${e.disabled_reason ?? "by an admin"})`;
+  const rotation = e.previous_secret_expires_at ? `\told secret signs until ${e.previous_secret_expires_at}` : "";
+  return `${e.id}\tcompany ${e.company_id}\t${e.url}\t${state}\t${e.events.join(",")}${rotation}`;
+}
+
+export function webhookCommand(program: Command, ctx: CliContext): void {
+  const webhook = program.command("webhook").description("Manage outbound webhook endpoints (signed event deliveries)");
+
+  webhook
+    .command("add")
+    .description("Register an endpoint; its signing secret is printed once and cannot be shown again")
+    .requiredOption("--company <id>", "company whose events the endpoint receives")
+    .requiredOption("--url <url>", "http:// or https:// URL that receives POSTs")
+    .option("--events <list>", "comma-separated event types (default: all nine)")
+    .option("--json", "print the endpoint (with its secret) as JSON")
+    .action(async (opts: { company: string; url: string; events?: string; json?: boolean }, cmd: Command) => {
+      const companyId = parseId(opts.company, "--company");
+      const events = parseEventList(opts.events);
+      const created = await withServices(cmd, ctx, (s) => createWebhookEndpoint(s.store.db, { companyId, url: opts.url, events }, s.clock.now()));
+      if (opts.json) {
+        printJson(ctx.io, created);
+        return;
+      }
+      ctx.io.out(created.secret);
+      ctx.io.err(`Webhook endpoint ${created.id} for company ${created.company_id}: ${created.url} (${created.events.join(",")}). The line above is its signing secret: store it now, it is not shown again.`);
+    });
+
+  webhook
+    .command("list")
+    .description("List webhook endpoints (never their secrets)")
+    .option("--company <id>", "only this company's endpoints")
+    .option("--json", "print the endpoints as JSON")
+    .action(async (opts: { company?: string; json?: boolean }, cmd: Command) => {
+      const companyId = opts.company !== undefined ? parseId(opts.company, "--company") : undefined;
+      const all = await withServices(cmd, ctx, (s) => listEndpointViews(s.store.db, companyId, s.clock.now()));
+      if (opts.json) printJson(ctx.io, all);
+      else if (all.length === 0) ctx.io.out("No webhook endpoints. Add one with: callreview webhook add --company <id> --url <url>");
+      else ctx.io.out(all.map(line).join("\n"));
+    });
+
+  webhook
+    .command("remove <id>")
+    .description("Remove an endpoint: it receives nothing more and its unsent deliveries end as failed")
+    .option("--json", "print the removed endpoint as JSON")
+    .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
+      const id = parseId(idArg, "endpoint id");
+      const r = await withServices(cmd, ctx, (s) => removeWebhookEndpoint(s.store.db, id, s.clock.now()));
+      if (opts.json) printJson(ctx.io, { ...r.endpoint, removed: true, cancelled_deliveries: r.cancelled });
+      else ctx.io.out(`Removed webhook endpoint ${id} (${r.cancelled} unsent deliveries marked failed)`);
+    });
+
+  webhook
+    .command("rotate-secret <id>")
+    .description("Issue a new signing secret (printed once); the old one keeps signing alongside it for 24 h")
+    .option("--json", "print the endpoint (with its new secret) as JSON")
+    .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
+      const id = parseId(idArg, "endpoint id");
+      const rotated = await withServices(cmd, ctx, (s) => rotateWebhookSecret(s.store.db, id, s.clock.now()));
+      if (opts.json) {
+        printJson(ctx.io, rotated);
+        return;
+      }
+      ctx.io.out(rotated.secret);
+      ctx.io.err(`New signing secret for webhook endpoint ${id} (line above; not shown again). Until ${rotated.previous_secret_expires_at} each delivery carries two v1 signatures: new and old.`);
+    });
+
+  for (const [name, enabled] of [["enable", true], ["disable", false]] as const) {
+    webhook
+      .command(`${name} <id>`)
+      .description(enabled ? "Re-enable an endpoint (e.g. after a 410 disabled it); its waiting deliveries resume" : "Stop sending to an endpoint; its deliveries wait until it is enabled")
+      .option("--json", "print the endpoint as JSON")
+      .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
+        const id = parseId(idArg, "endpoint id");
+        const view = await withServices(cmd, ctx, (s) => setEndpointEnabled(s.store.db, id, enabled, enabled ? null : "disabled by an admin", s.clock.now()));
+        if (opts.json) printJson(ctx.io, view);
+        else ctx.io.out(`${enabled ? "Enabled" : "Disabled"} webhook endpoint ${id}`);
+      });
+  }
+
+  webhook
+    .command("test <id>")
+    .description("Send a signed sample call.received (data.test = true) now and print the receiver's answer")
+    .option("--json", "print the result as JSON")
+    .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
+      const id = parseId(idArg, "endpoint id");
+      const r = await withServices(cmd, ctx, (s) => sendTestDelivery(s.store.db, id, { now: s.clock.now() }));
+      if (opts.json) printJson(ctx.io, r);
+      else ctx.io.out(r.response_status !== null ? `Receiver answered HTTP ${r.response_status} in ${r.duration_ms} ms` : `No answer: ${r.error}`);
+      if (!r.ok) throw new AppError("conflict", `test delivery to endpoint ${id} failed: ${r.error}`);
+    });
+}
