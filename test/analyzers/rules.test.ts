@@ -90,6 +90,24 @@ describe("rules analyzer on the scripted calls", () => {
     }
   });
 
+  it("requires the recording disclosure within the first 30 s of the call", async () => {
+    const at = (t: number) => ({
+      segments: [
+        { t_start: 0, t_end: 4, speaker: "rep", text: "Hi Sam, thanks for taking the call." },
+        { t_start: 5, t_end: t - 1, speaker: "customer", text: "Sure, go on." },
+        { t_start: t, t_end: t + 4, speaker: "rep", text: "Before we go on, this call is being recorded." },
+      ],
+      metrics: null,
+      language: "en",
+      model: "imported",
+    });
+    expect((await analyze(at(29.5))).compliance_alerts).toEqual([]);
+    const late = await analyze(at(31));
+    expect(late.compliance_alerts.map((a) => a.type)).toEqual(["recording_disclosure_late"]);
+    expect(late.compliance_alerts[0].detail).toContain("00:31");
+    expect(late.compliance_alerts[0].detail).toContain("this call is being recorded");
+  });
+
   it("ignores negated claims: a careful advisor raises no alert", async () => {
     const t = timed([
       ["R", "Hi, this call is being recorded. I can't guarantee any return on this fund."],
