@@ -51,16 +51,29 @@ export async function importCallTranscript(db: Db, input: { companyId: number; c
   });
 }
 
-/** For `callreview submit --transcript <file>`: reads, parses (format from the extension) and imports a transcript file. */
-export async function importTranscriptFile(db: Db, input: { companyId: number; callId: number; file: string; repSpeaker?: string; format?: string }): Promise<ImportResult> {
-  const format = input.format ?? formatOfFileName(input.file);
-  if (!format) throw new AppError("validation_failed", `cannot tell the format of ${input.file}: use a .vtt, .srt or .json file`, { errors: { transcript: ["unknown format"] } });
+/**
+ * Reads and parses a transcript file, the format from its extension. Errors
+ * are one line naming the file and every problem (for the CLI).
+ */
+export function readTranscriptFile(file: string, repSpeaker?: string, format?: string): Transcript {
+  const fmt = format ?? formatOfFileName(file);
+  if (!fmt) throw new AppError("validation_failed", `cannot tell the format of ${file}: use a .vtt, .srt or .json file`);
   let text: string;
   try {
-    text = fs.readFileSync(input.file, "utf8");
+    text = fs.readFileSync(file, "utf8");
   } catch (e) {
-    throw new AppError("validation_failed", `cannot read ${input.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new AppError("validation_failed", `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
-  const transcript = parseTranscript(format, text, input.repSpeaker);
+  try {
+    return parseTranscript(fmt, text, repSpeaker);
+  } catch (e) {
+    if (e instanceof AppError && e.errors) throw new AppError(e.code, `${file}: ${Object.values(e.errors).flat().join("; ")}`);
+    throw e;
+  }
+}
+
+/** Reads, parses and imports a transcript file for an existing call. */
+export async function importTranscriptFile(db: Db, input: { companyId: number; callId: number; file: string; repSpeaker?: string; format?: string }): Promise<ImportResult> {
+  const transcript = readTranscriptFile(input.file, input.repSpeaker, input.format);
   return importCallTranscript(db, { companyId: input.companyId, callId: input.callId, transcript });
 }
