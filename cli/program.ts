@@ -1,5 +1,6 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../src/version.js";
+import { analyzeCommand } from "./commands/analyze.js";
 import { companyCommand } from "./commands/company.js";
 import { deliveriesCommand } from "./commands/deliveries.js";
 import { doctorCommand } from "./commands/doctor.js";
@@ -33,6 +34,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   reportCommand(program, ctx);
   webhookCommand(program, ctx);
   deliveriesCommand(program, ctx);
+  analyzeCommand(program, ctx);
 
   // Subcommands inherit the I/O and error handling.
   for (const c of allCommands(program)) {

@@ -17,6 +17,9 @@ const args = [
   // Node-only modules: reached only when the runtime is Node, never inside the executable.
   "--external", "better-sqlite3",
   "--external", "@hono/node-server",
+  // Loads its engine binaries by computed paths, so it cannot be embedded: the llama analyzer
+  // imports it at run time from a node_modules folder beside the executable (docs/readme/analyzers.md).
+  "--external", "node-llama-cpp",
   path.join(root, "cli", "main.ts"),
   "--outfile", out,
 ];

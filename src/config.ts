@@ -25,6 +25,10 @@ export interface Config {
   llmModel: string | undefined;
   ollamaUrl: string;
   ollamaModel: string | undefined;
+  /** Time budget of one analysis (llama or ollama), seconds. */
+  analysisTimeoutSeconds: number;
+  /** Context window (tokens) of the llama and ollama analyzers. */
+  llmContextSize: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** How long a claimed job stays with its worker without a heartbeat before another may take it. */
   jobLeaseSeconds: number;
@@ -95,6 +99,8 @@ export const SETTINGS = [
   def({ key: "llmModel", flag: "--llm-model", env: "CALLREVIEW_LLM_MODEL", default: undefined, parse: optStr, doc: "GGUF file (path or name in the models dir) for the llama analyzer." }),
   def({ key: "ollamaUrl", flag: "--ollama-url", env: "CALLREVIEW_OLLAMA_URL", default: "http://127.0.0.1:11434", parse: url, doc: "Ollama server for the ollama analyzer." }),
   def({ key: "ollamaModel", flag: "--ollama-model", env: "CALLREVIEW_OLLAMA_MODEL", default: undefined, parse: optStr, doc: "Ollama model name." }),
+  def({ key: "analysisTimeoutSeconds", flag: "--analysis-timeout", env: "CALLREVIEW_ANALYSIS_TIMEOUT", default: 300, parse: int(1, 86_400), doc: "Time budget of one LLM analysis, seconds." }),
+  def({ key: "llmContextSize", flag: "--llm-context", env: "CALLREVIEW_LLM_CONTEXT", default: 4096, parse: int(512, 131_072), doc: "Context window (tokens) for the llama and ollama analyzers." }),
   def({ key: "logLevel", flag: "--log-level", env: "CALLREVIEW_LOG_LEVEL", default: "info", parse: oneOf(["debug", "info", "warn", "error", "silent"] as const), doc: "debug | info | warn | error | silent." }),
   def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
   def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),

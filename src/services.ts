@@ -1,5 +1,6 @@
 import type { Config } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
+import { chooseAnalyzer, type AnalyzerChoice } from "./pipeline/analyzers/factory.js";
 import { resolvePipelineMode, type ActivePipeline } from "./pipeline/mode.js";
 import { openStore, type Store } from "./store/open.js";
 import { systemClock, type Clock } from "./time.js";
@@ -14,6 +15,8 @@ export interface Services {
   logger: Logger;
   clock: Clock;
   pipeline: ActivePipeline;
+  /** The analyzer real transcripts get (pipeline/analyzers/factory.ts). */
+  analyzer: AnalyzerChoice;
   close(): Promise<void>;
 }
 
@@ -26,6 +29,7 @@ export async function createServices(config: Config, opts: { logger?: Logger; cl
     logger,
     clock: opts.clock ?? systemClock,
     pipeline: resolvePipelineMode(config.pipeline, config.modelsDir),
+    analyzer: await chooseAnalyzer(config),
     close: () => store.close(),
   };
 }

@@ -1,6 +1,8 @@
+import fs from "node:fs";
 import type { Command } from "commander";
+import { parseTrackerFile, TrackerConfigError } from "../../src/pipeline/analyzers/rules/tracker-config.js";
 import { AppError } from "../../src/errors.js";
-import { createCompany, getCompany, listCompanies, updateCompany, type Company } from "../../src/store/companies.js";
+import { createCompany, getCompany, listCompanies, updateCompany, type Company, type CompanySettings } from "../../src/store/companies.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
 
@@ -46,21 +48,45 @@ export function companyCommand(program: Command, ctx: CliContext): void {
     .option("--name <name>", "new name")
     .option("--low-score-threshold <n>", "overall score below which call.low_score_detected fires")
     .option("--rep-channel <left|right>", "stereo channel that carries the rep")
+    .option("--trackers <file>", "JSON file of phrase trackers overriding the built-in ones (docs/readme/analyzers.md)")
+    .option("--clear-trackers", "go back to the built-in trackers")
     .option("--json", "print the company as JSON")
-    .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; json?: boolean }, cmd: Command) => {
+    .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; trackers?: string; clearTrackers?: boolean; json?: boolean }, cmd: Command) => {
       const id = parseId(idArg, "company id");
       const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
       if (opts.repChannel !== undefined && opts.repChannel !== "left" && opts.repChannel !== "right") {
         throw new Error(`invalid --rep-channel "${opts.repChannel}" (expected left or right)`);
       }
       if (opts.name !== undefined && !opts.name.trim()) throw new Error("company name must not be empty");
+      const trackers = opts.trackers !== undefined ? readTrackers(opts.trackers) : undefined;
       const updated = await withServices(cmd, ctx, async (s) => {
         const current = await getCompany(s.store.db, id);
         if (!current) throw new AppError("not_found", `company ${id} not found`);
-        const settings = opts.repChannel ? { ...current.settings, rep_channel: opts.repChannel as "left" | "right" } : undefined;
+        let settings: CompanySettings | undefined = opts.repChannel ? { ...current.settings, rep_channel: opts.repChannel as "left" | "right" } : undefined;
+        if (trackers) settings = { ...(settings ?? current.settings), trackers };
+        if (opts.clearTrackers) {
+          const { trackers: _dropped, ...rest } = settings ?? current.settings;
+          settings = rest;
+        }
         return (await updateCompany(s.store.db, id, { name: opts.name?.trim(), low_score_threshold: threshold, settings }))!;
       });
       if (opts.json) printJson(ctx.io, updated);
       else ctx.io.out(`Updated company ${updated.id}: ${line(updated)}`);
     });
+}
+
+/** Reads and validates a tracker file; every problem names its line, all on one stderr line. */
+function readTrackers(file: string): unknown {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new Error(`cannot read --trackers file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    return parseTrackerFile(text, file);
+  } catch (e) {
+    if (e instanceof TrackerConfigError) throw new Error(`invalid --trackers file: ${e.problems.join("; ")}`);
+    throw e;
+  }
 }

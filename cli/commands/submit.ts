@@ -10,6 +10,7 @@ import { getCompany } from "../../src/store/companies.js";
 import { addConfigOptions, configFrom, parseId, type CliContext } from "../context.js";
 import { printJson, spinLine, type Io } from "../io.js";
 import { createServices } from "../../src/services.js";
+import { importCallTranscript, readTranscriptFile } from "../../src/transcripts/import-call-transcript.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -23,22 +24,44 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
  */
 export function submitCommand(program: Command, ctx: CliContext): void {
   const cmd = program
-    .command("submit <file...>")
-    .description("Submit audio files as calls (stored exactly as an upload would be)")
+    .command("submit [file...]")
+    .description("Submit audio files as calls (stored exactly as an upload would be); --transcript brings the words instead of (or with) the audio")
     .requiredOption("--company <id>", "company the calls belong to")
     .option("--rep-name <name>", "sales rep name")
     .option("--customer-name <name>", "customer name")
+    .option("--transcript <file>", "a .vtt, .srt or .json transcript for the call: transcription is skipped, a real analyzer reads it (one call: no audio file or one)")
+    .option("--rep-speaker <name>", "with --transcript: the speaker who is the rep (others are customers)")
     .option("--wait", "wait until every call is complete or failed (runs workers in this process)")
     .option("--json", "print the calls as JSON: one object for one file, an array for several");
   addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadTimeoutMs"]);
-  cmd.action(async (files: string[], opts: { company: string; repName?: string; customerName?: string; wait?: boolean; json?: boolean }, command: Command) => {
+  cmd.action(async (files: string[], opts: { company: string; repName?: string; customerName?: string; transcript?: string; repSpeaker?: string; wait?: boolean; json?: boolean }, command: Command) => {
     const companyId = parseId(opts.company, "--company");
+    if (files.length === 0 && !opts.transcript) throw new Error("nothing to submit: give audio files, or --transcript <file>");
+    if (opts.transcript && files.length > 1) throw new Error("--transcript goes with one call: give at most one audio file");
+    if (opts.repSpeaker && !opts.transcript) throw new Error("--rep-speaker needs --transcript");
     const config = configFrom(command, ctx);
     const services = await createServices({ ...config, logLevel: config.logLevel === "info" ? "error" : config.logLevel });
     try {
       if (!(await getCompany(services.store.db, companyId))) throw new AppError("not_found", `company ${companyId} not found`);
       const accepted: Array<{ file: string; call_id: number; status: string }> = [];
-      for (const file of files) {
+      if (opts.transcript) {
+        // Parse first: a bad transcript leaves nothing behind.
+        const transcript = readTranscriptFile(opts.transcript, opts.repSpeaker);
+        const audio = files[0] ? await storeAudioFile(config.dataDir, files[0], { maxBytes: config.maxUploadMb * 1024 * 1024 }).catch((e) => {
+          throw new AppError((e as AppError).code ?? "invalid_file", `${files[0]}: ${(e as Error).message}`);
+        }) : null;
+        const { call, duplicate } = await acceptCall(services.store.db, {
+          companyId,
+          intake: "cli",
+          fields: { rep_name: opts.repName ?? null, customer_name: opts.customerName ?? null },
+          audio: audio ? { sha256: audio.sha256, format: audio.format, bytes: audio.bytes } : null,
+        });
+        await importCallTranscript(services.store.db, { companyId, callId: call.id, transcript });
+        const file = files[0] ?? opts.transcript;
+        accepted.push({ file, call_id: call.id, status: duplicate ? "duplicate" : "received" });
+        if (!opts.json) ctx.io.out(`${file}: call ${call.id} ${duplicate ? "duplicate" : "received"} with transcript ${opts.transcript} (${callPath(call.id)})`);
+      }
+      for (const file of opts.transcript ? [] : files) {
         let stored;
         try {
           stored = await storeAudioFile(config.dataDir, file, { maxBytes: config.maxUploadMb * 1024 * 1024 });

@@ -22,7 +22,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     await next();
   });
 
-  app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline }));
+  app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline, analyzer: services.analyzer.active }));
 
   // The inbound webhook is unversioned (spec 4.8); its own app keeps it out of the v1 registry.
   const inbound = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -1,4 +1,5 @@
 import type { Services } from "../services.js";
+import { createRealAnalyzer } from "./analyzers/factory.js";
 import { placeholderAnalyzer } from "./analyzers/placeholder.js";
 import { StageError, type Analyzer, type Transcriber } from "./ports.js";
 
@@ -23,12 +24,9 @@ export function createLiveTranscriber(_services: Services): Transcriber {
   throw new StageError("transcriber_unavailable", "the live transcriber is not wired into this build yet", false);
 }
 
-/**
- * The live analyzer (rules / llama / ollama per config.analyzer). Wiring point:
- * replace the throw with the analyzer factory, e.g. `return createAnalyzer(services);`.
- */
-export function createLiveAnalyzer(_services: Services): Analyzer {
-  throw new StageError("analyzer_unavailable", "the live analyzer is not wired into this build yet", false);
+/** The live analyzer: rules / llama / ollama per config.analyzer (analyzers/factory.ts). */
+export function createLiveAnalyzer(services: Services): Analyzer {
+  return createRealAnalyzer(services);
 }
 
 /**

@@ -8,6 +8,7 @@ import { register as getReport } from "./calls-report.js";
 import { register as reprocess } from "./calls-reprocess.js";
 import { register as uploads } from "./uploads.js";
 import { register as webhookEvents } from "./webhook-events.js";
+import { register as callTranscript } from "./call-transcript.js";
 
 /**
  * Every v1 route module, registered once; app.ts mounts the result at /v1 and
@@ -22,6 +23,7 @@ const ROUTES: Array<(v1: OpenAPIHono<AppEnv>) => void> = [
   attachAudio,
   uploads,
   webhookEvents,
+  callTranscript,
 ];
 
 export function registerV1Routes(v1: OpenAPIHono<AppEnv>): void {

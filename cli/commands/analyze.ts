@@ -1,0 +1,58 @@
+import fs from "node:fs";
+import type { Command } from "commander";
+import { AppError } from "../../src/errors.js";
+import { analyzerFor, chooseAnalyzer } from "../../src/pipeline/analyzers/factory.js";
+import { StageError } from "../../src/pipeline/ports.js";
+import { getCompany, type Company } from "../../src/store/companies.js";
+import type { CallRow } from "../../src/store/schema.js";
+import { formatOfFileName, parseTranscript } from "../../src/transcripts/import/index.js";
+import { addConfigOptions, configFrom, parseId, withServices, type CliContext } from "../context.js";
+import { printJson } from "../io.js";
+
+/**
+ * `callreview analyze <transcript>`: runs the configured analyzer on a
+ * transcript file and prints the report, without storing anything. For trying
+ * trackers and models before they meet real calls.
+ */
+export function analyzeCommand(program: Command, ctx: CliContext): void {
+  const cmd = program
+    .command("analyze <transcript>")
+    .description("Analyse a transcript file (.vtt, .srt, .json) with the configured analyzer and print the report; stores nothing")
+    .option("--company <id>", "use this company's trackers and low-score threshold")
+    .option("--rep-speaker <name>", "the speaker who is the rep (others are customers)");
+  addConfigOptions(cmd, ["analyzer", "llmModel", "ollamaUrl", "ollamaModel", "analysisTimeoutSeconds", "llmContextSize"]);
+  cmd.action(async (file: string, opts: { company?: string; repSpeaker?: string }, c: Command) => {
+    const format = formatOfFileName(file);
+    if (!format) throw new Error(`cannot tell the format of ${file}: use a .vtt, .srt or .json file`);
+    let text: string;
+    try {
+      text = fs.readFileSync(file, "utf8");
+    } catch (e) {
+      throw new Error(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    let transcript;
+    try {
+      transcript = parseTranscript(format, text, opts.repSpeaker);
+    } catch (e) {
+      if (e instanceof AppError && e.errors) throw new Error(`${file}: ${Object.values(e.errors).flat().join("; ")}`);
+      throw e;
+    }
+    const config = configFrom(c, ctx);
+    const choice = await chooseAnalyzer(config);
+    const company: Company = opts.company
+      ? await withServices(c, ctx, async (s) => {
+          const found = await getCompany(s.store.db, parseId(opts.company!, "company id"));
+          if (!found) throw new Error(`company ${opts.company} not found`);
+          return found;
+        })
+      : { id: 0, name: "(none)", low_score_threshold: 60, settings: {}, created_at: "", updated_at: "" };
+    const call = { id: 0, company_id: company.id, metadata: "{}" } as unknown as CallRow;
+    try {
+      const report = await analyzerFor({ config }, choice).analyze({ call, company, transcript });
+      printJson(ctx.io, { analyzer: choice.active, report });
+    } catch (e) {
+      if (e instanceof StageError) throw new Error(`${choice.active} analysis failed: ${e.message}`);
+      throw e;
+    }
+  });
+}

@@ -1,0 +1,235 @@
+import type { Report, ScoreBreakdown, ScoreCategory } from "../../../report/schema.js";
+import type { AnalyzeInput, Analyzer } from "../../ports.js";
+import { postCheck } from "../post-check.js";
+import { overallFromBreakdown } from "../post-check-rule.js";
+import { complianceAlerts } from "./compliance.js";
+import { clock, gatherEvidence, hitsOf, quote, type Evidence } from "./evidence.js";
+import { roleOf, type TrackerHit } from "./match.js";
+import { scoreBreakdown, type ObjectionFinding } from "./scores.js";
+import { compiledTrackers } from "./tracker-config.js";
+
+const OBJECTION_RESPONSES: Record<string, string> = {
+  price: "Anchor on the measured value before the number: restate the cost of the problem the customer described, then show the payback period.",
+  timing: "Ask what would have to be true for this to be a priority now, and tie the timeline to the customer's own deadline or cost of waiting.",
+  competitor: "Ask what they like about the current option and where it falls short, then differentiate on that gap rather than on features.",
+  authority: "Offer to build the internal case together and ask to bring the decision maker into the next conversation.",
+  need: "Go back to discovery: ask about the cost of the current process and confirm whether the problem exists before pitching further.",
+};
+
+const CATEGORY_ADVICE: Record<ScoreCategory, string> = {
+  rapport: "Open with a personal check-in and thank the customer for their time before the agenda.",
+  discovery: "Ask more open questions (what, how, walk me through) before presenting.",
+  needs_analysis: "Get the customer to name their pain points and what they cost before proposing a solution.",
+  value_articulation: "Translate features into measurable outcomes (time saved, revenue, risk reduced).",
+  objection_handling: "Acknowledge each objection, ask a clarifying question, then answer it with evidence.",
+  active_listening: "Reflect back what you heard (\"so what I'm hearing is…\") and let the customer talk more.",
+  talk_ratio: "Aim for the customer to talk at least as much as you do: ask, then pause.",
+  next_steps: "End every call with a concrete next step: a date, a time and an owner.",
+  qualification: "Qualify budget, authority, need and timeline explicitly.",
+  pricing_confidence: "State the price plainly and hold it; avoid hedging or discounting unprompted.",
+  closing: "Ask for the commitment directly once buying signals appear.",
+  compliance: "Give the recording disclosure in the first 30 seconds; never promise returns, pressure a decision or take card or account numbers on a call.",
+};
+
+const TRAINING: Record<ScoreCategory, string> = {
+  rapport: "Rapport building",
+  discovery: "Discovery questioning",
+  needs_analysis: "Needs analysis",
+  value_articulation: "Value selling",
+  objection_handling: "Objection handling",
+  active_listening: "Active listening",
+  talk_ratio: "Conversation balance",
+  next_steps: "Securing next steps",
+  qualification: "Qualification (BANT)",
+  pricing_confidence: "Pricing conversations",
+  closing: "Closing techniques",
+  compliance: "Sales compliance and disclosures",
+};
+
+/** A rep turn soon after the objection that engages with it (acknowledges, explains or gives value) counts as handling. */
+function wasHandled(ev: Evidence, hit: TrackerHit): boolean {
+  const craft = new Set(["listening", "value", "discovery", "qualification"]);
+  for (let i = hit.segment + 1; i < Math.min(ev.segments.length, hit.segment + 3); i++) {
+    const seg = ev.segments[i];
+    if (roleOf(String(seg.speaker)) === "customer") continue;
+    if (ev.hits.some((h) => h.segment === i && craft.has(h.tracker.category))) return true;
+    if (seg.text.trim().split(/\s+/).length >= 15) return true;
+  }
+  return false;
+}
+
+function firstPerType(hits: TrackerHit[]): TrackerHit[] {
+  const seen = new Set<string>();
+  return hits.filter((h) => (seen.has(h.tracker.type) ? false : (seen.add(h.tracker.type), true)));
+}
+
+function emptyReport(reason: string): Report {
+  const breakdown = Object.fromEntries(
+    (["rapport", "discovery", "needs_analysis", "value_articulation", "objection_handling", "active_listening", "talk_ratio", "next_steps", "qualification", "pricing_confidence", "closing", "compliance"] as const).map(
+      (c) => [c, 0],
+    ),
+  ) as ScoreBreakdown;
+  return {
+    overall_score: 0,
+    score_breakdown: breakdown,
+    summary: `No speech was recognised in this call (${reason}), so nothing could be analysed. Scores are zero because there is no evidence, not because the call was bad.`,
+    call_outcome: "no_speech",
+    close_likelihood: 0,
+    customer_needs: [],
+    pain_points: [],
+    objections: [],
+    buying_signals: [],
+    missed_opportunities: [],
+    coaching_notes: { priority: "low", detail: "No coaching possible: no speech was recognised. Check the recording and the transcription model." },
+    rep_strengths: [],
+    rep_weaknesses: [],
+    recommended_training: [],
+    suggested_follow_up: "Check the recording: it contains no recognisable speech.",
+    crm_note: "Call recording contained no recognisable speech; not analysed.",
+    compliance_alerts: [],
+    transcript_highlights: [],
+    timeline: [],
+    confidence_level: "low",
+  };
+}
+
+/** The deterministic rules report: every item is a tracker hit with its quote and time. */
+export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
+  if (ev.segments.length === 0) return emptyReport(input.transcript ? "the transcript is empty" : "no transcript was available");
+
+  const objections: ObjectionFinding[] = firstPerType(hitsOf(ev, "objection")).map((hit) => ({ hit, handled: wasHandled(ev, hit) }));
+  const alerts = complianceAlerts(ev);
+  const breakdown = scoreBreakdown(ev, objections, alerts);
+  const signals = firstPerType(hitsOf(ev, "buying_signal"));
+  const commitments = hitsOf(ev, "commitment");
+  const rejections = hitsOf(ev, "rejection");
+  const nextSteps = hitsOf(ev, "next_step");
+  const pains = hitsOf(ev, "pain_point");
+
+  const lastCommit = commitments[commitments.length - 1];
+  const lastReject = rejections[rejections.length - 1];
+  const outcome =
+    lastCommit && (!lastReject || lastCommit.t >= lastReject.t)
+      ? "closed_won"
+      : lastReject
+        ? "closed_lost"
+        : nextSteps.length > 0
+          ? "follow_up_scheduled"
+          : "no_decision";
+  const weight = { strong: 20, moderate: 10, weak: 5 } as const;
+  let likelihood = 15 + signals.slice(0, 4).reduce((a, s) => a + weight[s.tracker.strength ?? "moderate"], 0) + (nextSteps.length ? 15 : 0);
+  likelihood -= 8 * objections.filter((o) => !o.handled).length;
+  if (outcome === "closed_won") likelihood = Math.max(likelihood, 90);
+  if (outcome === "closed_lost") likelihood = Math.min(likelihood, 10);
+  likelihood = Math.max(0, Math.min(100, likelihood));
+
+  const ranked = (Object.entries(breakdown) as [ScoreCategory, number][]).sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
+  const weakest = ranked.slice(0, 3).filter(([, v]) => v <= 6);
+  const strongest = ranked.filter(([, v]) => v >= 8).reverse();
+
+  const missed: string[] = [];
+  for (const o of objections) if (!o.handled) missed.push(`${o.hit.tracker.type} objection at ${clock(o.hit.t)} was not addressed: "${quote(o.hit.text, 160)}"`);
+  if (hitsOf(ev, "discovery").length === 0) missed.push("No open discovery questions were asked.");
+  if (hitsOf(ev, "qualification").length === 0) missed.push("Budget, authority and timeline were not qualified.");
+  if (nextSteps.length === 0) missed.push("The call ended without an agreed next step.");
+  if (signals.length > 0 && hitsOf(ev, "closing_ask").length === 0 && outcome !== "closed_won")
+    missed.push(`Buying signal at ${clock(signals[0].t)} was not followed by a request for commitment.`);
+
+  const highlights = [
+    ...objections.map((o) => ({ h: o.hit, label: "objection" as const })),
+    ...signals.map((h) => ({ h, label: "buying_signal" as const })),
+    ...[...hitsOf(ev, "prohibited_claim"), ...hitsOf(ev, "sensitive_data_request")].map((h) => ({ h, label: "compliance" as const })),
+    ...firstPerType(nextSteps).map((h) => ({ h, label: "next_step" as const })),
+    ...commitments.slice(0, 1).map((h) => ({ h, label: "commitment" as const })),
+    ...pains.slice(0, 3).map((h) => ({ h, label: "pain_point" as const })),
+    ...hitsOf(ev, "discovery").slice(0, 3).map((h) => ({ h, label: "question" as const })),
+  ]
+    .sort((a, b) => a.h.t - b.h.t || a.h.segment - b.h.segment || a.label.localeCompare(b.label))
+    .filter((x, i, all) => all.findIndex((y) => y.h.segment === x.h.segment && y.label === x.label) === i)
+    .slice(0, 100)
+    .map(({ h, label }) => ({ speaker: h.speaker, quote: quote(h.text, 1000), label, t: h.t }));
+
+  const timeline = buildTimeline(ev, objections);
+  const minutes = clock(ev.duration);
+  const listOf = (xs: string[]) => (xs.length ? xs.join(", ") : "none");
+  const summary =
+    `Call of ${minutes} with ${ev.segments.length} transcript segments. ` +
+    `Objections: ${listOf(objections.map((o) => `${o.hit.tracker.type} at ${clock(o.hit.t)}${o.handled ? " (handled)" : " (not handled)"}`))}. ` +
+    `Buying signals: ${listOf(signals.map((s) => `${s.tracker.type} at ${clock(s.t)}`))}. ` +
+    `Next steps: ${nextSteps.length ? `discussed at ${clock(nextSteps[0].t)}` : "none agreed"}. ` +
+    `Compliance: ${alerts.length ? alerts.map((a) => a.type).join(", ") : "no issues found"}. ` +
+    `Outcome: ${outcome}. Scored by phrase trackers, not by a language model.`;
+
+  const coachingPriority = alerts.some((a) => a.severity === "critical" || a.severity === "high") || (weakest[0] && weakest[0][1] <= 3) ? "high" : weakest.length ? "medium" : "low";
+  const coachingDetail = [
+    ...(alerts.length ? [`Compliance first: ${alerts.map((a) => a.type).join(", ")}. ${CATEGORY_ADVICE.compliance}`] : []),
+    ...weakest.filter(([c]) => c !== "compliance" || !alerts.length).map(([c, v]) => `${c} (${v}/10): ${CATEGORY_ADVICE[c]}`),
+  ].join(" ") || "Solid call across the board; keep doing what worked.";
+
+  const followUp =
+    outcome === "closed_won"
+      ? "Send the agreement and onboarding plan the customer asked for, and confirm the start date in writing."
+      : nextSteps.length
+        ? `Confirm the next step agreed at ${clock(nextSteps[0].t)} in writing: "${quote(nextSteps[0].text, 300)}"`
+        : objections.length
+          ? `Follow up on the open ${objections.map((o) => o.hit.tracker.type).join(" and ")} objection${objections.length > 1 ? "s" : ""} and propose a concrete next meeting.`
+          : "Propose a concrete next meeting with a date and an agenda.";
+
+  const crm = `Outcome ${outcome}; close likelihood ${likelihood}%. Objections: ${listOf(objections.map((o) => o.hit.tracker.type))}. Signals: ${listOf(signals.map((s) => s.tracker.type))}. ${
+    alerts.length ? `Compliance alerts: ${alerts.map((a) => a.type).join(", ")}.` : "No compliance alerts."
+  }`;
+
+  return {
+    overall_score: overallFromBreakdown(breakdown),
+    score_breakdown: breakdown,
+    summary: summary.slice(0, 4000),
+    call_outcome: outcome,
+    close_likelihood: likelihood,
+    customer_needs: firstPerType(hitsOf(ev, "pain_point").filter((h) => /need|want|looking for/i.test(h.text))).map((h) => `${quote(h.text)} (${clock(h.t)})`),
+    pain_points: pains.slice(0, 10).map((h) => `${quote(h.text)} (${clock(h.t)})`),
+    objections: objections.map((o) => ({
+      objection: `${o.hit.tracker.type} at ${clock(o.hit.t)}: "${quote(o.hit.text, 400)}"`,
+      raised_by: roleOf(o.hit.speaker) === "unknown" ? "unknown" : roleOf(o.hit.speaker),
+      handled: o.handled,
+      suggested_response: OBJECTION_RESPONSES[o.hit.tracker.type] ?? "Acknowledge the concern, ask a clarifying question and answer with evidence.",
+    })),
+    buying_signals: signals.map((s) => ({ signal: `${s.tracker.type} at ${clock(s.t)}: "${quote(s.text, 400)}"`, strength: s.tracker.strength ?? "moderate" })),
+    missed_opportunities: missed.slice(0, 50),
+    coaching_notes: { priority: coachingPriority, detail: coachingDetail.slice(0, 2000) },
+    rep_strengths: strongest.slice(0, 5).map(([c, v]) => `${c} (${v}/10)`),
+    rep_weaknesses: ranked.filter(([, v]) => v <= 4).map(([c, v]) => `${c} (${v}/10)`),
+    recommended_training: weakest.map(([c]) => TRAINING[c]),
+    suggested_follow_up: followUp.slice(0, 2000),
+    crm_note: crm.slice(0, 2000),
+    compliance_alerts: alerts,
+    transcript_highlights: highlights,
+    timeline,
+    confidence_level: ev.speakersKnown && ev.segments.length >= 10 ? "medium" : "low",
+  };
+}
+
+function buildTimeline(ev: Evidence, objections: ObjectionFinding[]): Report["timeline"] {
+  const first = (c: Parameters<typeof hitsOf>[1]) => hitsOf(ev, c)[0]?.t;
+  const marks: Array<[Report["timeline"][number]["phase"], number | undefined]> = [
+    ["opening", ev.segments[0].t_start],
+    ["discovery", first("discovery") ?? first("qualification")],
+    ["presentation", first("value")],
+    ["objection_handling", objections[0]?.hit.t],
+    ["pricing", first("price_mention")],
+    ["closing", first("closing_ask") ?? first("commitment")],
+    ["wrap_up", ev.segments.length > 1 ? ev.segments[ev.segments.length - 1].t_start : undefined],
+  ];
+  return marks
+    .filter((m): m is [Report["timeline"][number]["phase"], number] => m[1] !== undefined)
+    .sort((a, b) => a[1] - b[1])
+    .map(([phase, t]) => ({ t, phase }));
+}
+
+export class RulesAnalyzer implements Analyzer {
+  readonly name = "rules";
+
+  async analyze(input: AnalyzeInput): Promise<Report> {
+    const ev = gatherEvidence(input.transcript, compiledTrackers(input.company.settings.trackers));
+    return postCheck(buildRulesReport(input, ev), { transcript: input.transcript, call: input.call, company: input.company });
+  }
+}

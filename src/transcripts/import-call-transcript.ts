@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import { priorityOf } from "../intake/accept-call.js";
+import { transitionCall } from "../calls/state.js";
+import { AppError } from "../errors.js";
+import type { Transcript } from "../pipeline/ports.js";
+import { addJob } from "../queue/add-job.js";
+import { getCompanyCall } from "../store/calls.js";
+import type { Db } from "../store/db.js";
+import type { CallRow, TranscriptRow } from "../store/schema.js";
+import { insertTranscript } from "../store/transcripts.js";
+import { isoNow } from "../time.js";
+import { formatOfFileName, parseTranscript } from "./import/index.js";
+
+export interface ImportResult {
+  call: CallRow;
+  transcript: TranscriptRow;
+  /** True when this import put the call back in the queue (it was complete or failed). */
+  requeued: boolean;
+}
+
+/**
+ * Stores a bring-your-own transcript and queues its analysis, in one
+ * transaction: a finished or failed call goes back to `queued` ("transcript
+ * imported"); a queued call keeps its job, which then finds the transcript and
+ * skips transcription. A call already being transcribed or analysed is refused:
+ * its running job would not see the new transcript.
+ */
+export async function importCallTranscript(db: Db, input: { companyId: number; callId: number; transcript: Transcript }, now: Date = new Date()): Promise<ImportResult> {
+  return db.transaction().execute(async (trx) => {
+    const call = await getCompanyCall(trx, input.companyId, input.callId);
+    if (!call) throw new AppError("not_found", `call ${input.callId} not found`);
+    if (call.processing_status === "transcribing" || call.processing_status === "analyzing") {
+      throw new AppError("conflict", `call ${input.callId} is being processed (${call.processing_status}); import the transcript once it is complete or failed`);
+    }
+    const transcript = await insertTranscript(trx, { callId: call.id, source: "imported", transcript: input.transcript, createdAt: isoNow(now) });
+    let current = call;
+    let requeued = false;
+    if (call.processing_status === "complete" || call.processing_status === "failed") {
+      const moved = await transitionCall(trx, call.id, "queued", { reason: "transcript imported", now });
+      current = moved.call;
+      requeued = moved.changed;
+    }
+    let metadata: Record<string, unknown> = {};
+    try {
+      metadata = JSON.parse(call.metadata || "{}");
+    } catch {
+      metadata = {};
+    }
+    await addJob(trx, { callId: call.id, priority: priorityOf(metadata) }, now);
+    return { call: current, transcript, requeued };
+  });
+}
+
+/**
+ * Reads and parses a transcript file, the format from its extension. Errors
+ * are one line naming the file and every problem (for the CLI).
+ */
+export function readTranscriptFile(file: string, repSpeaker?: string, format?: string): Transcript {
+  const fmt = format ?? formatOfFileName(file);
+  if (!fmt) throw new AppError("validation_failed", `cannot tell the format of ${file}: use a .vtt, .srt or .json file`);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new AppError("validation_failed", `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    return parseTranscript(fmt, text, repSpeaker);
+  } catch (e) {
+    if (e instanceof AppError && e.errors) throw new AppError(e.code, `${file}: ${Object.values(e.errors).flat().join("; ")}`);
+    throw e;
+  }
+}
+
+/** Reads, parses and imports a transcript file for an existing call. */
+export async function importTranscriptFile(db: Db, input: { companyId: number; callId: number; file: string; repSpeaker?: string; format?: string }): Promise<ImportResult> {
+  const transcript = readTranscriptFile(input.file, input.repSpeaker, input.format);
+  return importCallTranscript(db, { companyId: input.companyId, callId: input.callId, transcript });
+}

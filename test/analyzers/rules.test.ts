@@ -1,0 +1,181 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { RulesAnalyzer } from "../../src/pipeline/analyzers/rules/analyzer.js";
+import { parseTrackerFile, TrackerConfigError } from "../../src/pipeline/analyzers/rules/tracker-config.js";
+import { locateQuote } from "../../src/pipeline/analyzers/post-check.js";
+import type { Transcript } from "../../src/pipeline/ports.js";
+import { ReportSchema } from "../../src/report/schema.js";
+import type { Company } from "../../src/store/companies.js";
+import { CALLS, scriptedCall } from "../eval/calls.js";
+import { detections } from "../eval/detections.js";
+import { EVAL_COMPANY, evalCall } from "../eval/run.js";
+import { timed } from "../eval/script.js";
+import { cli, json } from "../helpers/cli.js";
+import { tempDir } from "../helpers/services.js";
+
+const rules = new RulesAnalyzer();
+const analyze = (transcript: Transcript | null, company: Company = EVAL_COMPANY, metadata = "{}") =>
+  rules.analyze({ call: { ...evalCall(1), metadata } as never, company, transcript });
+
+describe("rules analyzer on the scripted calls", () => {
+  for (const c of CALLS) {
+    it(`${c.id}: detects exactly what the script holds`, async () => {
+      const r = await analyze(c.transcript);
+      expect(ReportSchema.safeParse(r).success).toBe(true);
+      const d = detections(r);
+      expect(d.objections).toEqual([...c.expected.objections].sort());
+      expect(d.buying_signals).toEqual([...c.expected.buying_signals].sort());
+      expect(d.compliance).toEqual([...c.expected.compliance].sort());
+      expect(d.next_steps).toBe(c.expected.next_steps);
+      expect(d.outcome).toBe(c.expected.outcome);
+    });
+  }
+
+  it("is deterministic: the same input gives byte-identical reports", async () => {
+    for (const id of ["good_won", "very_long", "compliance_investment"]) {
+      const a = JSON.stringify(await analyze(scriptedCall(id).transcript));
+      const b = JSON.stringify(await analyze(structuredClone(scriptedCall(id).transcript)));
+      expect(a).toBe(b);
+    }
+  });
+
+  it("ties every highlight and compliance alert to a real quote at its real time", async () => {
+    const call = scriptedCall("compliance_investment");
+    const r = await analyze(call.transcript);
+    expect(r.transcript_highlights!.length).toBeGreaterThan(0);
+    for (const h of r.transcript_highlights!) {
+      const seg = call.transcript.segments.find((s) => s.text.includes(h.quote.replace(/…$/, "")));
+      expect(seg, h.quote).toBeDefined();
+      expect(h.t).toBe(seg!.t_start);
+    }
+    const guarantee = r.compliance_alerts.find((a) => a.type === "prohibited_guarantee")!;
+    const seg = call.transcript.segments.find((s) => /guarantee a return/.test(s.text))!;
+    expect(guarantee.severity).toBe("critical");
+    expect(guarantee.detail).toContain("We guarantee a return of nine percent");
+    expect(guarantee.detail).toContain(`00:${String(Math.floor(seg.t_start)).padStart(2, "0")}`);
+    expect(locateQuote(call.transcript, "We guarantee a return of nine percent")).toBe(seg.t_start);
+    expect(r.manager_review_required).toBe(true);
+    expect(r.score_breakdown.compliance).toBeLessThanOrEqual(2);
+  });
+
+  it("keeps overall_score equal to the mean of the breakdown and sets review by policy", async () => {
+    const r = await analyze(scriptedCall("good_won").transcript, { ...EVAL_COMPANY, low_score_threshold: 0 });
+    const mean = Object.values(r.score_breakdown).reduce((a, v) => a + v, 0) / 12;
+    expect(r.overall_score).toBe(Math.round(mean * 10));
+    expect(r.manager_review_required).toBe(false);
+    const hv = await analyze(scriptedCall("good_won").transcript, { ...EVAL_COMPANY, low_score_threshold: 0 }, JSON.stringify({ high_value_opportunity: true }));
+    expect(hv.manager_review_required).toBe(true);
+    const strict = await analyze(scriptedCall("good_won").transcript, { ...EVAL_COMPANY, low_score_threshold: 100 });
+    expect(strict.manager_review_required).toBe(true);
+  });
+
+  it("scores talk_ratio from the real talk time when metrics exist", async () => {
+    const t = scriptedCall("good_won").transcript;
+    const metrics = (ratio: number) => ({ duration_seconds: 150, speech_seconds: 120, silence_share: 0.2, rep_talk_seconds: 120 * ratio, customer_talk_seconds: 120 * (1 - ratio), talk_ratio: ratio, longest_monologue_rep_seconds: 10, longest_monologue_customer_seconds: 8, turns: 20, overlap_seconds: 0 });
+    const balanced = await analyze({ ...t, metrics: metrics(0.5) });
+    const monologue = await analyze({ ...t, metrics: metrics(0.92) });
+    expect(balanced.score_breakdown.talk_ratio).toBe(10);
+    expect(monologue.score_breakdown.talk_ratio).toBeLessThanOrEqual(1);
+  });
+
+  it("says no speech was recognised for an empty transcript (weightless whisper model) and for none", async () => {
+    for (const t of [{ segments: [{ t_start: 0, t_end: 11, speaker: "unknown", text: "  " }], metrics: null, language: "en", model: "for-tests-ggml-tiny.en.bin" }, null]) {
+      const r = await analyze(t);
+      expect(ReportSchema.safeParse(r).success).toBe(true);
+      expect(r.summary).toMatch(/No speech was recognised/);
+      expect(r.confidence_level).toBe("low");
+      expect(r.compliance_alerts).toEqual([]);
+      expect(r.transcript_highlights).toEqual([]);
+    }
+  });
+
+  it("requires the recording disclosure within the first 30 s of the call", async () => {
+    const at = (t: number) => ({
+      segments: [
+        { t_start: 0, t_end: 4, speaker: "rep", text: "Hi Sam, thanks for taking the call." },
+        { t_start: 5, t_end: t - 1, speaker: "customer", text: "Sure, go on." },
+        { t_start: t, t_end: t + 4, speaker: "rep", text: "Before we go on, this call is being recorded." },
+      ],
+      metrics: null,
+      language: "en",
+      model: "imported",
+    });
+    expect((await analyze(at(29.5))).compliance_alerts).toEqual([]);
+    const late = await analyze(at(31));
+    expect(late.compliance_alerts.map((a) => a.type)).toEqual(["recording_disclosure_late"]);
+    expect(late.compliance_alerts[0].detail).toContain("00:31");
+    expect(late.compliance_alerts[0].detail).toContain("this call is being recorded");
+  });
+
+  it("ignores negated claims: a careful advisor raises no alert", async () => {
+    const t = timed([
+      ["R", "Hi, this call is being recorded. I can't guarantee any return on this fund."],
+      ["R", "I would never tell you it's risk-free, and there's no pressure to decide today."],
+      ["R", "Please don't give me your card number over the phone."],
+    ]);
+    expect((await analyze(t)).compliance_alerts).toEqual([]);
+  });
+});
+
+describe("company tracker overrides", () => {
+  const override = (text: string): Company => ({ ...EVAL_COMPANY, settings: { trackers: parseTrackerFile(text) } });
+
+  it("a company tracker changes the result", async () => {
+    const t = timed([
+      ["R", "Hi, this call is being recorded. What are you using today?"],
+      ["C", "We run everything on Acme Dialer at the moment."],
+    ]);
+    expect(detections(await analyze(t)).objections).toEqual([]);
+    const company = override(JSON.stringify({ trackers: [{ id: "competitor_acme", category: "objection", type: "competitor", speaker: "customer", phrases: ["acme dialer*"] }] }));
+    const r = await analyze(t, company);
+    expect(detections(r).objections).toEqual(["competitor"]);
+    expect(r.objections[0].objection).toContain("We run everything on Acme Dialer");
+  });
+
+  it("disabling a built-in removes its alerts", async () => {
+    const t = scriptedCall("compliance_investment").transcript;
+    const company = override(`{\n  "disable": ["claim_risk_free", "disclosure"]\n}`);
+    const types = (await analyze(t, company)).compliance_alerts.map((a) => a.type);
+    expect(types).not.toContain("prohibited_risk_free");
+    expect(types).toContain("prohibited_guarantee");
+  });
+
+  it("refuses a bad tracker file, naming the line at fault", () => {
+    const bad = ["{", '  "trackers": [', "    {", '      "id": "x",', '      "category": "objections",', '      "type": "price",', '      "phrases": ["too dear"]', "    }", "  ]", "}"].join("\n");
+    expect(() => parseTrackerFile(bad, "t.json")).toThrow(TrackerConfigError);
+    try {
+      parseTrackerFile(bad, "t.json");
+    } catch (e) {
+      expect((e as Error).message).toMatch(/^t\.json line 5: trackers\.0\.category: /);
+    }
+    expect(() => parseTrackerFile('{\n  "trackers": [\n    {"id": "a" "category": "objection"}\n  ]\n}', "t.json")).toThrow(/t\.json line 3: invalid JSON/);
+    expect(() => parseTrackerFile('{\n  "disable": [\n    "no_such_tracker"\n  ]\n}', "t.json")).toThrow(/line 3: disable\.0: "no_such_tracker" is not a built-in tracker/);
+    expect(() => parseTrackerFile('{"trackers": [{"id": "a", "category": "objection", "type": "price", "phrases": ["..."]}]}', "t.json")).toThrow(/line 1: trackers\.0\.phrases\.0: phrase "\.\.\." has no words/);
+  });
+
+  it("callreview company update --trackers stores a valid file and refuses a bad one", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      await cli(["--data-dir", dir, "company", "create", "Acme"]);
+      const good = path.join(dir, "good.json");
+      fs.writeFileSync(good, JSON.stringify({ trackers: [{ id: "competitor_acme", category: "objection", type: "competitor", phrases: ["acme"] }] }, null, 2));
+      const ok = await cli(["--data-dir", dir, "company", "update", "1", "--trackers", good, "--json"]);
+      expect(ok.code).toBe(0);
+      expect(json(ok.stdout).settings.trackers.trackers[0]).toMatchObject({ id: "competitor_acme", speaker: "any" });
+
+      const bad = path.join(dir, "bad.json");
+      fs.writeFileSync(bad, '{\n  "trackers": [\n    {"id": "x", "category": "objection", "type": "price", "phrases": []}\n  ]\n}');
+      const refused = await cli(["--data-dir", dir, "company", "update", "1", "--trackers", bad]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/bad\.json line 3: trackers\.0\.phrases: at least one phrase/);
+      const after = json((await cli(["--data-dir", dir, "company", "list", "--json"])).stdout);
+      expect(after[0].settings.trackers.trackers[0].id).toBe("competitor_acme");
+
+      const cleared = await cli(["--data-dir", dir, "company", "update", "1", "--clear-trackers", "--json"]);
+      expect(json(cleared.stdout).settings).toEqual({});
+    } finally {
+      cleanup();
+    }
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * `npm run bench:analyze`: rules analyzer reports per second on a one-hour
+ * transcript; llama tokens/s and seconds per report for each GGUF in the
+ * models dir, and for the stories260K fixture (engine cost only: a 260K
+ * parameter model says nothing about real model speed). Medians of several runs.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { loadConfig } from "../../src/config.js";
+import { LlamaAnalyzer } from "../../src/pipeline/analyzers/llama.js";
+import { RulesAnalyzer } from "../../src/pipeline/analyzers/rules/analyzer.js";
+import type { Transcript, TranscriptSegment } from "../../src/pipeline/ports.js";
+import { scanModels } from "../../src/models/find.js";
+import { CALLS, scriptedCall } from "../eval/calls.js";
+import { EVAL_COMPANY, evalCall } from "../eval/run.js";
+import { fixturesDir } from "../helpers/fixtures.js";
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The scripted calls back to back until an hour is filled. */
+function oneHour(): Transcript {
+  const segments: TranscriptSegment[] = [];
+  let offset = 0;
+  while (offset < 3600) {
+    for (const c of CALLS) {
+      for (const s of c.transcript.segments) segments.push({ ...s, t_start: s.t_start + offset, t_end: s.t_end + offset });
+      offset = (segments.at(-1)?.t_end ?? offset) + 1;
+      if (offset >= 3600) break;
+    }
+  }
+  return { segments, metrics: null, language: "en", model: "imported" };
+}
+
+async function benchRules() {
+  const t = oneHour();
+  const rules = new RulesAnalyzer();
+  const input = { call: evalCall(1), company: EVAL_COMPANY, transcript: t };
+  await rules.analyze(input);
+  const rates: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    const n = 40;
+    // A fresh transcript object per report, as in service: nothing cached from the previous report.
+    const copies = Array.from({ length: n }, () => structuredClone(t));
+    const start = performance.now();
+    for (const transcript of copies) await rules.analyze({ ...input, transcript });
+    rates.push(n / ((performance.now() - start) / 1000));
+  }
+  console.log(`rules: one-hour transcript (${t.segments.length} segments, ${t.segments.reduce((a, s) => a + s.text.split(/\s+/).length, 0)} words): median ${median(rates).toFixed(1)} reports/s (runs: ${rates.map((r) => r.toFixed(1)).join(", ")})`);
+}
+
+async function benchLlama(modelPath: string, note: string, limits?: { maxString: number; maxItems: number }) {
+  const analyzer = new LlamaAnalyzer({ modelPath, contextSize: 4096, timeoutSeconds: 1800, limits });
+  const input = { call: evalCall(1), company: EVAL_COMPANY, transcript: scriptedCall("good_won").transcript };
+  const parts = (await analyzer.plan(input)).length;
+  const seconds: number[] = [];
+  const tps: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const start = performance.now();
+    await analyzer.analyze(input);
+    const s = (performance.now() - start) / 1000;
+    seconds.push(s);
+    tps.push(analyzer.lastTokens / s);
+  }
+  console.log(`llama ${path.basename(modelPath)}${note}: ${parts} part(s) at context 4096, median ${median(seconds).toFixed(1)} s/report, ${median(tps).toFixed(0)} tokens/s (generated incl. prompt processing time)`);
+}
+
+console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, node ${process.version}`);
+await benchRules();
+const config = loadConfig({}, process.env);
+const ggufs = scanModels(config.modelsDir).gguf;
+for (const g of ggufs) await benchLlama(g, "");
+const fixtureModel = path.join(fixturesDir, "stories260K.gguf");
+if (fs.existsSync(fixtureModel) && !ggufs.includes(fixtureModel)) await benchLlama(fixtureModel, " (fixture: engine cost only, short output limits)", { maxString: 12, maxItems: 1 });
+if (ggufs.length === 0) console.log(`no GGUF in ${config.modelsDir}: real-model figures need one (--models-dir or CALLREVIEW_MODELS_DIR)`);

@@ -1,0 +1,86 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ReportSchema } from "../../src/report/schema.js";
+import { runBinary, startServeBinary } from "../helpers/binary.js";
+import { tempDir } from "../helpers/services.js";
+import { cli, json } from "../helpers/cli.js";
+import { fixture } from "../helpers/fixtures.js";
+
+const VTT = `WEBVTT
+
+00:00:00.500 --> 00:00:05.000
+<v Tony>Hi, Tony from Summit Capital. We guarantee a return of nine percent a year.
+
+00:00:05.500 --> 00:00:08.000
+<v Ellis>That sounds too good. It's more than we budgeted anyway.
+
+00:00:08.500 --> 00:00:12.000
+<v Tony>It's completely risk-free, but you have to decide right now.
+`;
+
+describe("imported transcript through the executable (serve, placeholder pipeline)", () => {
+  it("POST /api/v1/calls/{id}/transcript leads to a stored, schema-valid rules report; healthz names the analyzer", async () => {
+    const { dir, cleanup } = tempDir();
+    const base = ["--data-dir", dir, "--models-dir", path.join(dir, "models")];
+    let serve: Awaited<ReturnType<typeof startServeBinary>> | undefined;
+    try {
+      expect(runBinary([...base, "company", "create", "Acme"]).code).toBe(0);
+      const key = JSON.parse(runBinary([...base, "key", "create", "--company", "1", "--json"]).stdout).key as string;
+      serve = await startServeBinary([...base, "--pipeline", "placeholder", "--workers", "1"]);
+      const health = await (await fetch(`${serve.url}/healthz`)).json();
+      expect(health).toMatchObject({ pipeline: "placeholder", analyzer: "rules" });
+      const auth = { authorization: `Bearer ${key}` };
+      const created = await fetch(`${serve.url}/api/v1/calls`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: "t-1" }) });
+      expect(created.status).toBe(201);
+      const callId = (await created.json()).call_id as number;
+      // The placeholder worker may hold the call for a moment (409 conflict while it works); the import then re-queues it.
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 202; i++) {
+        const imported = await fetch(`${serve.url}/api/v1/calls/${callId}/transcript?rep_speaker=Tony`, { method: "POST", headers: { ...auth, "content-type": "text/vtt" }, body: VTT });
+        status = imported.status;
+        if (status === 409) expect((await imported.json()).error).toBe("conflict");
+        else expect(status).toBe(202);
+        if (status !== 202) await new Promise((res) => setTimeout(res, 50));
+      }
+      let report: any;
+      for (let i = 0; i < 200; i++) {
+        const r = await fetch(`${serve.url}/api/v1/calls/${callId}/report`, { headers: auth });
+        if (r.status === 200) {
+          report = (await r.json()).report;
+          if (!report.summary.startsWith("Placeholder")) break;
+        }
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      expect(ReportSchema.safeParse(report).success).toBe(true);
+      expect(report.summary).not.toMatch(/^Placeholder/);
+      expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual(["pressure_tactics", "prohibited_guarantee", "prohibited_risk_free", "recording_disclosure_missing"]);
+      expect(report.objections[0].objection).toContain("It's more than we budgeted anyway.");
+    } finally {
+      await serve?.stop();
+      cleanup();
+    }
+  });
+
+  it("analyze: rules in process; the llama analyzer fails with one clear line inside the executable", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const file = path.join(dir, "call.vtt");
+      fs.writeFileSync(file, VTT);
+      const r = await cli(["--data-dir", dir, "analyze", file, "--rep-speaker", "Tony", "--analyzer", "rules"]);
+      expect(r.code).toBe(0);
+      const out = json(r.stdout);
+      expect(out.analyzer).toBe("rules");
+      expect(out.report.compliance_alerts.length).toBe(4);
+      const bin = runBinary(["--data-dir", dir, "analyze", file, "--analyzer", "llama", "--llm-model", fixture("stories260K.gguf")]);
+      expect(bin.code).toBe(1);
+      expect(bin.stderr.trim().split("\n")).toHaveLength(1);
+      expect(bin.stderr).toMatch(/llama engine is not available in the compiled executable/);
+      const doctor = JSON.parse(runBinary(["--data-dir", dir, "doctor", "--llm-model", fixture("stories260K.gguf"), "--json"]).stdout);
+      expect(doctor.analyzer).toMatchObject({ configured: "auto", active: "rules" });
+      expect(doctor.analyzer.reason).toMatch(/llama engine is not available in the compiled executable/);
+    } finally {
+      cleanup();
+    }
+  });
+});

@@ -1,0 +1,58 @@
+import type { Report } from "../../src/report/schema.js";
+import type { Expected } from "./script.js";
+
+const OBJECTION_TYPES = ["price", "timing", "competitor", "authority", "need"];
+const SIGNAL_TYPES = ["pricing_request", "implementation_question", "positive_intent", "timeline", "budget_confirmed", "reference_request"];
+
+/** Keyword fallbacks for free-text items written by a language model. */
+const OBJECTION_WORDS: Record<string, RegExp> = {
+  price: /price|cost|expensive|budget|afford/i,
+  timing: /timing|later|quarter|not now|time/i,
+  competitor: /competitor|vendor|current (tool|provider)|already use/i,
+  authority: /approv|decision|boss|manager|sign.?off|cfo|vp/i,
+  need: /need|interest|value|convinc/i,
+};
+const SIGNAL_WORDS: Record<string, RegExp> = {
+  pricing_request: /pric|cost|quote/i,
+  implementation_question: /implement|onboard|set ?up|integrat|start/i,
+  positive_intent: /positive|interest|like|great|help/i,
+  timeline: /timeline|deadline|by (march|next)|live by/i,
+  budget_confirmed: /budget/i,
+  reference_request: /case stud|reference/i,
+};
+
+function classify(text: string, types: string[], words: Record<string, RegExp>): string | undefined {
+  const prefix = /^([a-z_]+) at /.exec(text)?.[1];
+  if (prefix && types.includes(prefix)) return prefix;
+  return types.find((t) => words[t].test(text));
+}
+
+/** A report -> the detections the harness scores, in the vocabulary of expected.json. */
+export function detections(r: Report): Expected {
+  const uniq = (xs: (string | undefined)[]) => [...new Set(xs.filter((x): x is string => !!x))].sort();
+  return {
+    objections: uniq(r.objections.map((o) => classify(o.objection, OBJECTION_TYPES, OBJECTION_WORDS))),
+    buying_signals: uniq(r.buying_signals.map((s) => classify(s.signal, SIGNAL_TYPES, SIGNAL_WORDS))),
+    compliance: uniq(r.compliance_alerts.map((a) => a.type)),
+    next_steps: r.score_breakdown.next_steps >= 5,
+    outcome: r.call_outcome,
+  };
+}
+
+export interface Tally {
+  tp: number;
+  fp: number;
+  fn: number;
+}
+
+export function tally(expected: string[], found: string[]): Tally {
+  const tp = found.filter((f) => expected.includes(f)).length;
+  return { tp, fp: found.length - tp, fn: expected.filter((e) => !found.includes(e)).length };
+}
+
+export function prf(t: Tally): { precision: number; recall: number; f1: number } {
+  const precision = t.tp + t.fp === 0 ? 1 : t.tp / (t.tp + t.fp);
+  const recall = t.tp + t.fn === 0 ? 1 : t.tp / (t.tp + t.fn);
+  const f1 = precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  return { precision, recall, f1 };
+}
