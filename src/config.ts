@@ -26,6 +26,12 @@ export interface Config {
   ollamaUrl: string;
   ollamaModel: string | undefined;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** Whisper ggml file (path, or name in the models dir); unset = the best one the models dir holds. */
+  whisperModel: string | undefined;
+  /** CPU threads per transcription; 0 = all cores. */
+  whisperThreads: number;
+  /** ffmpeg executable for OGG/Opus, M4A/MP4, WebM; unset = `ffmpeg` on PATH, then the npm package's binary. */
+  ffmpegPath: string | undefined;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -90,6 +96,9 @@ export const SETTINGS = [
   def({ key: "ollamaUrl", flag: "--ollama-url", env: "CALLREVIEW_OLLAMA_URL", default: "http://127.0.0.1:11434", parse: url, doc: "Ollama server for the ollama analyzer." }),
   def({ key: "ollamaModel", flag: "--ollama-model", env: "CALLREVIEW_OLLAMA_MODEL", default: undefined, parse: optStr, doc: "Ollama model name." }),
   def({ key: "logLevel", flag: "--log-level", env: "CALLREVIEW_LOG_LEVEL", default: "info", parse: oneOf(["debug", "info", "warn", "error", "silent"] as const), doc: "debug | info | warn | error | silent." }),
+  def({ key: "whisperModel", flag: "--whisper-model", env: "CALLREVIEW_WHISPER_MODEL", default: undefined, parse: optStr, doc: "Whisper ggml model (path or file name in the models dir); default: the best one installed." }),
+  def({ key: "whisperThreads", flag: "--whisper-threads", env: "CALLREVIEW_WHISPER_THREADS", default: 0, parse: int(0, 256), doc: "CPU threads per transcription (0 = all cores)." }),
+  def({ key: "ffmpegPath", flag: "--ffmpeg", env: "CALLREVIEW_FFMPEG", default: undefined, parse: optStr, doc: "ffmpeg executable for OGG/Opus, M4A/MP4, WebM (default: ffmpeg on PATH, then the bundled npm binary)." }),
 ] as const;
 
 /** Flag values as commander hands them over (camelCase keys of Config). */
