@@ -4,6 +4,9 @@ import { companyCommand } from "./commands/company.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { keyCommand } from "./commands/key.js";
 import { serveCommand } from "./commands/serve.js";
+import { submitCommand } from "./commands/submit.js";
+import { callsCommand } from "./commands/calls.js";
+import { reportCommand } from "./commands/report.js";
 import type { CliContext } from "./context.js";
 import { processIo, type Io } from "./io.js";
 
@@ -23,6 +26,9 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   companyCommand(program, ctx);
   keyCommand(program, ctx);
   doctorCommand(program, ctx);
+  submitCommand(program, ctx);
+  callsCommand(program, ctx);
+  reportCommand(program, ctx);
 
   // Subcommands inherit the I/O and error handling.
   for (const c of allCommands(program)) {

@@ -32,6 +32,12 @@ export interface Config {
   whisperThreads: number;
   /** ffmpeg executable for OGG/Opus, M4A/MP4, WebM; unset = `ffmpeg` on PATH, then the npm package's binary. */
   ffmpegPath: string | undefined;
+  /** How long a claimed job stays with its worker without a heartbeat before another may take it. */
+  jobLeaseSeconds: number;
+  downloadConnectTimeoutMs: number;
+  downloadTimeoutMs: number;
+  /** First retry delay of a failed job attempt; doubles per attempt. */
+  retryBaseMs: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -99,6 +105,10 @@ export const SETTINGS = [
   def({ key: "whisperModel", flag: "--whisper-model", env: "CALLREVIEW_WHISPER_MODEL", default: undefined, parse: optStr, doc: "Whisper ggml model (path or file name in the models dir); default: the best one installed." }),
   def({ key: "whisperThreads", flag: "--whisper-threads", env: "CALLREVIEW_WHISPER_THREADS", default: 0, parse: int(0, 256), doc: "CPU threads per transcription (0 = all cores)." }),
   def({ key: "ffmpegPath", flag: "--ffmpeg", env: "CALLREVIEW_FFMPEG", default: undefined, parse: optStr, doc: "ffmpeg executable for OGG/Opus, M4A/MP4, WebM (default: ffmpeg on PATH, then the bundled npm binary)." }),
+  def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
+  def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),
+  def({ key: "downloadTimeoutMs", flag: "--download-timeout-ms", env: "CALLREVIEW_DOWNLOAD_TIMEOUT_MS", default: 600_000, parse: int(1, 86_400_000), doc: "recording_url: time allowed for the whole download, ms." }),
+  def({ key: "retryBaseMs", flag: "--retry-base-ms", env: "CALLREVIEW_RETRY_BASE_MS", default: 5_000, parse: int(0, 3_600_000), doc: "First retry delay of a failed pipeline attempt, ms (doubles per attempt, capped at 10 min)." }),
 ] as const;
 
 /** Flag values as commander hands them over (camelCase keys of Config). */

@@ -3,11 +3,13 @@ import { createApp } from "./http/app.js";
 import type { Logger } from "./logger.js";
 import { listen, type Listener } from "./server.js";
 import { createServices, type Services } from "./services.js";
+import { startWorkers, type WorkerPool } from "./pipeline/pool.js";
 import type { Clock } from "./time.js";
 
 export interface RunningService {
   services: Services;
   listener: Listener;
+  workers: WorkerPool;
   url: string;
   /** Graceful stop: no new requests, in-flight ones finish, background work stops, database closed. */
   stop(): Promise<void>;
@@ -26,14 +28,18 @@ export async function startService(config: Config, opts: { logger?: Logger; cloc
   }
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.port}`;
   services.logger.info("listening", { url, pipeline: services.pipeline, data_dir: config.dataDir, driver: services.store.driver });
+  const workers = startWorkers(services, { count: config.workers });
   let stopping: Promise<void> | undefined;
   return {
     services,
     listener,
+    workers,
     url,
     stop() {
       stopping ??= (async () => {
         await listener.close();
+        // Workers stop claiming; running jobs get a bounded time to finish, then are handed back.
+        await workers.stop();
         await services.close();
         services.logger.info("stopped");
       })();

@@ -4,6 +4,9 @@ import type { Services } from "../services.js";
 import { VERSION } from "../version.js";
 import { notFoundHandler, onErrorHandler } from "./errors.js";
 import type { AppEnv } from "./env.js";
+import { renderDocsPage } from "./docs-page.js";
+import { registerInbound } from "./inbound/generic.js";
+import { buildOpenApiDocument, registerSecuritySchemes } from "./openapi.js";
 import { registerV1Routes } from "./routes/index.js";
 import { validationHook } from "./validation.js";
 
@@ -21,10 +24,22 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
 
   app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline }));
 
+  // The inbound webhook is unversioned (spec 4.8); its own app keeps it out of the v1 registry.
+  const inbound = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  registerInbound(inbound);
+
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  registerSecuritySchemes(v1);
   registerV1Routes(v1);
+  // Built on first request, after every route module has registered.
+  let doc: ReturnType<typeof buildOpenApiDocument> | undefined;
+  let docsHtml: string | undefined;
+  const openApi = () => (doc ??= buildOpenApiDocument(v1, inbound));
+  v1.get("/openapi.json", (c) => c.json(openApi()));
   app.route("/v1", v1);
   app.route("/api/v1", v1);
+  app.route("/", inbound);
+  app.get("/docs", (c) => c.html((docsHtml ??= renderDocsPage(openApi() as unknown as Record<string, unknown>))));
 
   app.notFound(notFoundHandler);
   app.onError(onErrorHandler);

@@ -2,7 +2,9 @@ import type { MiddlewareHandler } from "hono";
 import { authenticateApiKey } from "../auth/api-keys.js";
 import type { Scope } from "../auth/scopes.js";
 import { AppError } from "../errors.js";
+import type { Services } from "../services.js";
 import type { AppEnv } from "./env.js";
+import { FixedWindowLimiter } from "./rate-limit.js";
 
 /** The key from `Authorization: Bearer <key>` or `X-Api-Key: <key>` (spec 5). */
 export function presentedKey(headers: { header(name: string): string | undefined }): string | undefined {
@@ -26,6 +28,35 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+const limiters = new WeakMap<Services, FixedWindowLimiter>();
+
+function limiterFor(services: Services): FixedWindowLimiter {
+  let l = limiters.get(services);
+  if (!l) {
+    l = new FixedWindowLimiter(services.config.rateLimit, services.config.rateLimitWindowSeconds, services.clock);
+    limiters.set(services, l);
+  }
+  return l;
+}
+
+/**
+ * Counts the request against its key's window. Headers are set on the context
+ * before the handler runs, so error answers (403, 404, 422 ...) carry them too.
+ */
+export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const limiter = limiterFor(c.get("services"));
+  if (!limiter.enabled) return next();
+  const d = limiter.hit(c.get("apiKey").id);
+  c.header("X-RateLimit-Limit", String(d.limit));
+  c.header("X-RateLimit-Remaining", String(d.remaining));
+  c.header("X-RateLimit-Reset", String(d.resetAt));
+  if (!d.allowed) {
+    c.header("Retry-After", String(d.retryAfter));
+    throw new AppError("rate_limited", `rate limit of ${d.limit} requests per window exceeded; retry after ${d.retryAfter} s`);
+  }
+  await next();
+};
+
 export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!c.get("apiKey").scopes.includes(scope)) {
@@ -35,7 +66,7 @@ export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** The middleware chain of every authenticated route: who you are, then what you may do. */
+/** The middleware chain of every authenticated route: who you are, how often, then what you may do. */
 export function guard(scope: Scope): MiddlewareHandler<AppEnv>[] {
-  return [authenticate, requireScope(scope)];
+  return [authenticate, rateLimit, requireScope(scope)];
 }

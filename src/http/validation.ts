@@ -5,7 +5,13 @@ import { AppError, type FieldErrors } from "../errors.js";
 export function fieldErrors(error: z.ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of error.issues) {
-    const field = issue.path.length > 0 ? issue.path.join(".") : "body";
+    const prefix = issue.path.map(String);
+    // An unknown key is a problem of that key, not of the whole body: name it.
+    if (issue.code === "unrecognized_keys") {
+      for (const key of issue.keys) (out[[...prefix, key].join(".")] ??= []).push("unknown field");
+      continue;
+    }
+    const field = prefix.length > 0 ? prefix.join(".") : "body";
     (out[field] ??= []).push(issue.message);
   }
   return out;

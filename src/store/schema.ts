@@ -84,6 +84,10 @@ export interface JobsTable {
   last_error: string | null;
   created_at: string;
   updated_at: string;
+  /** 0..100 while the running stage reports progress (migration 006). */
+  progress: ColumnType<number | null, number | null | undefined, number | null>;
+  /** download | transcribe | analyze, as the worker last wrote it (migration 006). */
+  stage: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The transactional outbox: one row per lifecycle event, written with the change that caused it. */

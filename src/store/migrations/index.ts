@@ -4,6 +4,7 @@ import { m002_jobs_events } from "./002_jobs_events.js";
 import { m003_reports } from "./003_reports.js";
 import { m004_call_history } from "./004_call_history.js";
 import { m005_transcripts } from "./005_transcripts.js";
+import { m006_pipeline } from "./006_pipeline.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -15,4 +16,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "003_reports": m003_reports,
   "004_call_history": m004_call_history,
   "005_transcripts": m005_transcripts,
+  "006_pipeline": m006_pipeline,
 };

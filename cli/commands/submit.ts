@@ -1,0 +1,112 @@
+import type { Command } from "commander";
+import { storeAudioFile } from "../../src/audio/store.js";
+import { callPath, toCallResource } from "../../src/calls/resource.js";
+import { callProgress, isFinished } from "../../src/calls/wait.js";
+import { AppError } from "../../src/errors.js";
+import { acceptCall } from "../../src/intake/accept-call.js";
+import { startWorkers } from "../../src/pipeline/pool.js";
+import type { Services } from "../../src/services.js";
+import { getCompany } from "../../src/store/companies.js";
+import { addConfigOptions, configFrom, parseId, type CliContext } from "../context.js";
+import { printJson, spinLine, type Io } from "../io.js";
+import { createServices } from "../../src/services.js";
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/**
+ * `submit <file...>`: each file goes through the same store as an upload
+ * (streamed, size-capped, sniffed; same errors), then acceptCall with intake
+ * "cli". `--wait` follows each call to `complete` or `failed`. It runs pipeline
+ * workers in this process while it waits, so it finishes with or without a
+ * `serve` running on the same data dir (leases keep the two from ever working
+ * the same job).
+ */
+export function submitCommand(program: Command, ctx: CliContext): void {
+  const cmd = program
+    .command("submit <file...>")
+    .description("Submit audio files as calls (stored exactly as an upload would be)")
+    .requiredOption("--company <id>", "company the calls belong to")
+    .option("--rep-name <name>", "sales rep name")
+    .option("--customer-name <name>", "customer name")
+    .option("--wait", "wait until every call is complete or failed (runs workers in this process)")
+    .option("--json", "print the calls as JSON: one object for one file, an array for several");
+  addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadTimeoutMs"]);
+  cmd.action(async (files: string[], opts: { company: string; repName?: string; customerName?: string; wait?: boolean; json?: boolean }, command: Command) => {
+    const companyId = parseId(opts.company, "--company");
+    const config = configFrom(command, ctx);
+    const services = await createServices({ ...config, logLevel: config.logLevel === "info" ? "error" : config.logLevel });
+    try {
+      if (!(await getCompany(services.store.db, companyId))) throw new AppError("not_found", `company ${companyId} not found`);
+      const accepted: Array<{ file: string; call_id: number; status: string }> = [];
+      for (const file of files) {
+        let stored;
+        try {
+          stored = await storeAudioFile(config.dataDir, file, { maxBytes: config.maxUploadMb * 1024 * 1024 });
+        } catch (e) {
+          const done = accepted.length ? ` (already submitted: ${accepted.map((a) => `${a.file} -> call ${a.call_id}`).join(", ")})` : "";
+          throw new AppError((e as AppError).code ?? "invalid_file", `${file}: ${(e as Error).message}${done}`);
+        }
+        const { call, duplicate } = await acceptCall(services.store.db, {
+          companyId,
+          intake: "cli",
+          fields: { rep_name: opts.repName ?? null, customer_name: opts.customerName ?? null },
+          audio: { sha256: stored.sha256, format: stored.format, bytes: stored.bytes },
+        });
+        accepted.push({ file, call_id: call.id, status: duplicate ? "duplicate" : "received" });
+        if (!opts.json) ctx.io.out(`${file}: call ${call.id} ${duplicate ? "duplicate" : "received"} (${callPath(call.id)})`);
+      }
+      if (!opts.wait) {
+        if (opts.json) printJson(ctx.io, single(accepted.map((a) => ({ ...a, processing_status_url: callPath(a.call_id) }))));
+        return;
+      }
+      const finished = await waitForCalls(services, accepted.map((a) => a.call_id), ctx.io, !!opts.json);
+      const results = finished.map((c, i) => ({ file: accepted[i].file, ...c }));
+      if (opts.json) printJson(ctx.io, single(results));
+      const failed = results.filter((r) => r.processing_status === "failed");
+      if (failed.length > 0) throw new Error(`${failed.length} of ${results.length} calls failed: ${failed.map((f) => `call ${f.call_id} (${f.failure_reason})`).join(", ")}`);
+    } finally {
+      await services.close();
+    }
+  });
+}
+
+function single<T>(xs: T[]): T | T[] {
+  return xs.length === 1 ? xs[0] : xs;
+}
+
+async function waitForCalls(services: Services, ids: number[], io: Io, quiet: boolean) {
+  const pool = startWorkers(services, { count: Math.max(1, services.config.workers) });
+  const last = new Map<number, string>();
+  let frame = 0;
+  try {
+    for (;;) {
+      let pending = 0;
+      const lines: string[] = [];
+      for (const id of ids) {
+        const p = (await callProgress(services, id))!;
+        if (!isFinished(p.call)) pending++;
+        const stage = p.stage && p.call.processing_status !== p.stage ? ` (${p.stage}${p.progress !== null ? ` ${p.progress}%` : ""})` : p.progress !== null ? ` ${p.progress}%` : "";
+        const text = `call ${id}: ${p.call.processing_status}${stage}${p.call.failure_reason ? ` — ${p.call.failure_reason}` : ""}${p.call.overall_score !== null && p.call.processing_status === "complete" ? ` — score ${p.call.overall_score}, ${p.call.outcome}` : ""}`;
+        lines.push(text);
+        if (last.get(id) !== text) {
+          last.set(id, text);
+          if (!quiet && !process.stderr.isTTY) io.err(text);
+        }
+      }
+      const summary = `${FRAMES[frame++ % FRAMES.length]} ${ids.length - pending}/${ids.length} done — ${lines.find((l) => !/complete|failed/.test(l)) ?? lines.at(-1)}`;
+      if (!quiet) spinLine(summary);
+      if (pending === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await pool.stop(5_000);
+    if (!quiet && process.stderr.isTTY) spinLine("") && process.stderr.write("\r");
+  }
+  const out = [];
+  for (const id of ids) {
+    const call = (await callProgress(services, id))!.call;
+    if (!quiet && process.stderr.isTTY) io.err(`call ${id}: ${call.processing_status}${call.failure_reason ? ` (${call.failure_reason})` : ""}`);
+    out.push(toCallResource(call));
+  }
+  return out;
+}

@@ -1,0 +1,45 @@
+import { transitionCall } from "../calls/state.js";
+import { AppError } from "../errors.js";
+import { addJob } from "../queue/add-job.js";
+import { getCompanyCall } from "../store/calls.js";
+import type { Db } from "../store/db.js";
+import type { CallRow } from "../store/schema.js";
+
+export interface AttachedAudio {
+  sha256: string;
+  format: string;
+  bytes: number;
+}
+
+/**
+ * POST /calls/{id}/audio (DESIGN "calls with no audio"): the stored file
+ * becomes the call's audio, replacing any earlier one.
+ * - queued: the waiting job will pick the audio up; nothing else changes.
+ * - complete / failed: back to queued (reason "audio attached") with a new job.
+ * - transcribing / analyzing: refused with 409 conflict — swapping the audio
+ *   under a running job would produce a report of neither file.
+ */
+export async function attachAudio(db: Db, input: { companyId: number; callId: number; audio: AttachedAudio }, now: Date = new Date()): Promise<{ call: CallRow; requeued: boolean }> {
+  return db.transaction().execute(async (trx) => {
+    const call = await getCompanyCall(trx, input.companyId, input.callId);
+    if (!call) throw new AppError("not_found", `call ${input.callId} not found`);
+    if (call.processing_status === "transcribing" || call.processing_status === "analyzing") {
+      throw new AppError("conflict", `call ${call.id} is being processed (${call.processing_status}); attach audio once it is complete or failed`, {
+        extra: { status: call.processing_status },
+      });
+    }
+    await trx
+      .updateTable("calls")
+      .set({ audio_sha256: input.audio.sha256, audio_format: input.audio.format, audio_bytes: input.audio.bytes, updated_at: now.toISOString() })
+      .where("id", "=", call.id)
+      .execute();
+    let requeued = false;
+    if (call.processing_status !== "queued") {
+      await transitionCall(trx, call.id, "queued", { reason: "audio attached", now });
+      requeued = true;
+    }
+    await addJob(trx, { callId: call.id, priority: call.priority }, now);
+    const updated = await getCompanyCall(trx, input.companyId, call.id);
+    return { call: updated!, requeued };
+  });
+}

@@ -1,0 +1,70 @@
+import type { Services } from "../services.js";
+import { placeholderAnalyzer } from "./analyzers/placeholder.js";
+import { StageError, type Analyzer, type Transcriber } from "./ports.js";
+
+/**
+ * What the worker runs for one job. `transcriber: null` means the placeholder
+ * pipeline: the call still passes through transcribing -> analyzing (same
+ * events in both modes), but no audio is transcribed.
+ */
+export interface PipelineParts {
+  mode: "placeholder" | "live";
+  transcriber: Transcriber | null;
+  analyzer: Analyzer;
+  /** Analyses an imported transcript (in both modes: the text is there, so a real analyzer reads it). */
+  transcriptAnalyzer(): Analyzer;
+}
+
+/**
+ * The live transcriber. Wiring point: replace the throw with the engine's
+ * factory, e.g. `return createWhisperTranscriber(services);`.
+ */
+export function createLiveTranscriber(_services: Services): Transcriber {
+  throw new StageError("transcriber_unavailable", "the live transcriber is not wired into this build yet", false);
+}
+
+/**
+ * The live analyzer (rules / llama / ollama per config.analyzer). Wiring point:
+ * replace the throw with the analyzer factory, e.g. `return createAnalyzer(services);`.
+ */
+export function createLiveAnalyzer(_services: Services): Analyzer {
+  throw new StageError("analyzer_unavailable", "the live analyzer is not wired into this build yet", false);
+}
+
+/**
+ * Builds the parts for services.pipeline. Live parts are built lazily, on the
+ * first job that needs them, so a missing engine fails that job with a clear
+ * failure_reason instead of stopping the server.
+ */
+export function selectPipeline(services: Services): PipelineParts {
+  const liveAnalyzer = lazyAnalyzer(() => createLiveAnalyzer(services));
+  if (services.pipeline === "placeholder") {
+    return { mode: "placeholder", transcriber: null, analyzer: placeholderAnalyzer, transcriptAnalyzer: () => liveAnalyzer };
+  }
+  return {
+    mode: "live",
+    transcriber: lazyTranscriber(() => createLiveTranscriber(services)),
+    analyzer: liveAnalyzer,
+    transcriptAnalyzer: () => liveAnalyzer,
+  };
+}
+
+function lazyTranscriber(make: () => Transcriber): Transcriber {
+  let built: Transcriber | undefined;
+  return {
+    get name() {
+      return built?.name ?? "live";
+    },
+    transcribe: (input) => (built ??= make()).transcribe(input),
+  };
+}
+
+function lazyAnalyzer(make: () => Analyzer): Analyzer {
+  let built: Analyzer | undefined;
+  return {
+    get name() {
+      return built?.name ?? "live";
+    },
+    analyze: (input) => (built ??= make()).analyze(input),
+  };
+}

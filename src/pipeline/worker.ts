@@ -1,0 +1,333 @@
+import fs from "node:fs";
+import os from "node:os";
+import { randomBytes } from "node:crypto";
+import { audioPath } from "../audio/store.js";
+import { isAppError } from "../errors.js";
+import { backoffMs } from "../queue/backoff.js";
+import { claimJob } from "../queue/claim-job.js";
+import { completeJob } from "../queue/complete-job.js";
+import { extendLease } from "../queue/extend-lease.js";
+import { failJob } from "../queue/fail-job.js";
+import { reclaimExpiredJobs } from "../queue/reclaim-expired.js";
+import { releaseJob } from "../queue/release-job.js";
+import { retryJob } from "../queue/retry-job.js";
+import { setJobProgress } from "../queue/set-progress.js";
+import type { Report } from "../report/schema.js";
+import { validateReport } from "../report/validate.js";
+import type { Services } from "../services.js";
+import { getCall } from "../store/calls.js";
+import { getCompany, type Company } from "../store/companies.js";
+import type { Tx } from "../store/db.js";
+import { insertReport } from "../store/reports.js";
+import type { CallRow, JobRow } from "../store/schema.js";
+import { insertTranscript, latestTranscriptRow, toTranscript } from "../store/transcripts.js";
+import { isoNow } from "../time.js";
+import { downloadRecording } from "./download.js";
+import { StageError, type Analyzer, type Transcript } from "./ports.js";
+import { selectPipeline, type PipelineParts } from "./select.js";
+import { applyTransition } from "./transitions.js";
+
+/**
+ * Runs one claimed job of a call through the stages: acquire audio ->
+ * transcribing -> analyzing -> complete. Every state change is one
+ * transaction that first re-checks the lease (the fence: a worker whose lease
+ * was taken over writes nothing more), then moves the call and writes its
+ * events. A job resumed after a crash redoes the work of the stage it was in;
+ * transitions it already made are no-ops, so their events are never repeated.
+ */
+export interface WorkerContext {
+  services: Services;
+  parts: PipelineParts;
+  workerId: string;
+  leaseMs: number;
+  /** Aborted on shutdown: the job is handed back at its next checkpoint. */
+  signal?: AbortSignal;
+}
+
+export type JobResult = "completed" | "retry" | "failed" | "lost" | "released";
+
+export interface JobOutcome {
+  jobId: number;
+  callId: number;
+  result: JobResult;
+  /** failure_reason for `failed`, the StageError reason for `retry`. */
+  reason?: string;
+}
+
+class LeaseLost extends Error {}
+class Released extends Error {}
+
+export function newWorkerId(n = 0): string {
+  return `${os.hostname()}:${process.pid}:${n}:${randomBytes(3).toString("hex")}`;
+}
+
+/** One set of parts per Services, so engines (models) load once, not per runOnce. */
+const partsByServices = new WeakMap<Services, PipelineParts>();
+
+export function partsFor(services: Services): PipelineParts {
+  let parts = partsByServices.get(services);
+  if (!parts) partsByServices.set(services, (parts = selectPipeline(services)));
+  return parts;
+}
+
+export function workerContext(services: Services, opts: { parts?: PipelineParts; workerId?: string; signal?: AbortSignal } = {}): WorkerContext {
+  const parts = opts.parts ?? partsFor(services);
+  return {
+    services,
+    parts,
+    workerId: opts.workerId ?? newWorkerId(),
+    leaseMs: services.config.jobLeaseSeconds * 1000,
+    signal: opts.signal,
+  };
+}
+
+/** Claims one due job (after handing back expired leases) and processes it. Null when nothing is due. For tests and `submit --wait`. */
+export async function runOnce(services: Services, opts: { parts?: PipelineParts; workerId?: string } = {}): Promise<JobOutcome | null> {
+  const ctx = workerContext(services, opts);
+  const db = services.store.db;
+  await reclaimExpiredJobs(db, services.clock.now());
+  const job = await claimJob(db, { workerId: ctx.workerId, leaseMs: ctx.leaseMs, now: services.clock.now() });
+  return job ? processJob(ctx, job) : null;
+}
+
+/** Never throws: every outcome is recorded on the job (and the call when final). */
+export async function processJob(ctx: WorkerContext, job: JobRow): Promise<JobOutcome> {
+  const { services } = ctx;
+  const log = services.logger;
+  let lost = false;
+  const beat = setInterval(() => {
+    extendLease(services.store.db, { jobId: job.id, workerId: ctx.workerId, leaseMs: ctx.leaseMs, now: services.clock.now() })
+      .then((ok) => {
+        if (!ok) lost = true;
+      })
+      .catch((e) => log.warn("heartbeat failed", { job_id: job.id, error: describe(e) }));
+  }, Math.max(50, Math.floor(ctx.leaseMs / 3)));
+  beat.unref?.();
+  const base = { jobId: job.id, callId: job.call_id };
+  try {
+    await runStages(ctx, job, () => lost);
+    return { ...base, result: "completed" };
+  } catch (e) {
+    if (e instanceof LeaseLost || lost) {
+      log.warn("job lease lost; another worker owns it now", { job_id: job.id, call_id: job.call_id });
+      return { ...base, result: "lost" };
+    }
+    if (e instanceof Released || ctx.signal?.aborted) {
+      await releaseJob(services.store.db, { jobId: job.id, workerId: ctx.workerId, now: services.clock.now() }).catch(() => undefined);
+      return { ...base, result: "released" };
+    }
+    return await settleFailure(ctx, job, toStageError(e)).catch((err) => {
+      // Even recording the failure failed (database gone?): the lease will expire and the job runs again.
+      log.error("could not record a job failure", { job_id: job.id, error: describe(err) });
+      return { ...base, result: "lost" as const };
+    });
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+async function runStages(ctx: WorkerContext, job: JobRow, isLost: () => boolean): Promise<void> {
+  const { services, parts } = ctx;
+  const db = services.store.db;
+  const now = () => services.clock.now();
+  const checkpoint = () => {
+    if (isLost()) throw new LeaseLost();
+    if (ctx.signal?.aborted) throw new Released();
+  };
+  /** A stage transaction: fenced by the lease, so a worker that lost its job cannot write. */
+  const tx = <T>(fn: (trx: Tx) => Promise<T>) =>
+    db.transaction().execute(async (trx) => {
+      if (!(await extendLease(trx, { jobId: job.id, workerId: ctx.workerId, leaseMs: ctx.leaseMs, now: now() }))) throw new LeaseLost();
+      return fn(trx);
+    });
+  const progress = (stage: string, percent: number | null) => setJobProgress(db, { jobId: job.id, workerId: ctx.workerId, stage, progress: percent });
+
+  let call = await getCall(db, job.call_id);
+  if (!call || call.processing_status === "complete" || call.processing_status === "failed") {
+    // Nothing left to do (the call finished under an earlier job): close this one quietly.
+    await tx((trx) => completeJob(trx, { jobId: job.id, workerId: ctx.workerId, now: now() }));
+    return;
+  }
+  if (job.attempts > job.max_attempts) throw new StageError("internal_error", `the job stopped its worker ${job.attempts - 1} times`, false);
+  const company = await getCompany(db, call.company_id);
+  if (!company) throw new StageError("internal_error", `company ${call.company_id} not found`, false);
+
+  const latest = await latestTranscriptRow(db, call.id);
+  let transcript: Transcript | null = null;
+  let analyzer: Analyzer;
+  let analyzeMarked = false;
+
+  if (latest?.source === "imported") {
+    // The client brought the words: no audio, no transcription; a real analyzer reads them.
+    transcript = toTranscript(latest);
+    analyzer = parts.transcriptAnalyzer();
+    call = (await tx((trx) => applyTransition(trx, job.call_id, { to: "analyzing", now: now(), reason: "imported transcript" }))).call;
+  } else {
+    analyzer = parts.analyzer;
+    if (call.processing_status === "queued" && !parts.transcriber && !call.recording_url) {
+      // Placeholder without a download: nothing happens between the two moves, so one transaction
+      // makes both (same history rows and events, half the commits).
+      call = (
+        await tx(async (trx) => {
+          await applyTransition(trx, job.call_id, { to: "transcribing", now: now() });
+          await setJobProgress(trx, { jobId: job.id, workerId: ctx.workerId, stage: "analyze", progress: null });
+          analyzeMarked = true;
+          return applyTransition(trx, job.call_id, { to: "analyzing", now: now() });
+        })
+      ).call;
+    }
+    if (call.processing_status === "queued") {
+      call = (await tx((trx) => applyTransition(trx, job.call_id, { to: "transcribing", now: now() }))).call;
+    }
+    if (call.processing_status === "transcribing") {
+      checkpoint();
+      const audio = await acquireAudio(ctx, job, call, progress);
+      if (audio) call = (await getCall(db, call.id))!;
+      checkpoint();
+      if (parts.transcriber) {
+        if (!audio) throw new StageError("no_audio", "the call has no recording_url and no uploaded audio", false);
+        await progress("transcribe", 0);
+        const transcriber = parts.transcriber;
+        const t = await transcriber.transcribe({ call, company, audioPath: audio.path, audioFormat: audio.format, onProgress: throttled((p) => void progress("transcribe", p).catch(() => undefined)), signal: ctx.signal });
+        transcript = t;
+        checkpoint();
+        call = (
+          await tx(async (trx) => {
+            await insertTranscript(trx, { callId: call!.id, source: "whisper", transcript: t, createdAt: isoNow(now()) });
+            return applyTransition(trx, job.call_id, { to: "analyzing", now: now() });
+          })
+        ).call;
+      } else {
+        call = (await tx((trx) => applyTransition(trx, job.call_id, { to: "analyzing", now: now() }))).call;
+      }
+    } else if (call.processing_status === "analyzing" && parts.transcriber) {
+      // Resumed after the transcript was stored (in the same transaction that moved the call here).
+      const row = await latestTranscriptRow(db, call.id);
+      if (!row) throw new StageError("transcription_failed", "no stored transcript to resume from", true);
+      transcript = toTranscript(row);
+    }
+  }
+
+  checkpoint();
+  if (!analyzeMarked) await progress("analyze", null);
+  const raw = await analyzer.analyze({ call, company, transcript, signal: ctx.signal });
+  const report = finalizeReport(raw, call, company);
+  checkpoint();
+  await tx(async (trx) => {
+    await insertReport(trx, { callId: job.call_id, analyzer: analyzer.name, reportJson: JSON.stringify(report), createdAt: isoNow(now()) });
+    await applyTransition(trx, job.call_id, { to: "complete", now: now(), completion: { report, threshold: company.low_score_threshold } });
+    await completeJob(trx, { jobId: job.id, workerId: ctx.workerId, now: now() });
+  });
+}
+
+/** DESIGN "priority": high-value calls, compliance alerts and low scores always ask for a manager. */
+export function finalizeReport(raw: Report, call: CallRow, company: Company): Report {
+  let candidate: Report;
+  try {
+    candidate = validateReport(raw);
+  } catch (e) {
+    throw new StageError("analysis_failed", describe(e), true);
+  }
+  const metadata = JSON.parse(call.metadata || "{}") as Record<string, unknown>;
+  const review =
+    candidate.manager_review_required === true ||
+    metadata.high_value_opportunity === true ||
+    candidate.compliance_alerts.length > 0 ||
+    candidate.overall_score < company.low_score_threshold;
+  return validateReport({ ...candidate, manager_review_required: review });
+}
+
+/**
+ * Path of the call's audio, or null. A recording_url is fetched when the call
+ * has no stored audio yet, and again on every reprocess (the recording may have
+ * changed); otherwise the stored file is used — audio attached through the API
+ * after a failed download, or the file an interrupted run already fetched.
+ */
+async function acquireAudio(
+  ctx: WorkerContext,
+  job: JobRow,
+  call: CallRow,
+  progress: (stage: string, p: number | null) => Promise<void>,
+): Promise<{ path: string; format: string } | null> {
+  const { config } = ctx.services;
+  const fetchAgain = !call.audio_sha256 || (await lastQueuedReason(ctx.services.store.db, call.id)) === "reprocess";
+  if (call.recording_url && fetchAgain) {
+    await progress("download", null);
+    const stored = await downloadRecording(call.recording_url, {
+      dataDir: config.dataDir,
+      maxBytes: config.maxUploadMb * 1024 * 1024,
+      connectTimeoutMs: config.downloadConnectTimeoutMs,
+      totalTimeoutMs: config.downloadTimeoutMs,
+      signal: ctx.signal,
+    });
+    await ctx.services.store.db
+      .updateTable("calls")
+      .set({ audio_sha256: stored.sha256, audio_format: stored.format, audio_bytes: stored.bytes })
+      .where("id", "=", job.call_id)
+      .execute();
+    return { path: stored.path, format: stored.format };
+  }
+  if (call.audio_sha256) {
+    const p = audioPath(config.dataDir, call.audio_sha256);
+    if (!fs.existsSync(p)) throw new StageError("audio_missing", `stored audio ${call.audio_sha256} is missing from ${config.dataDir}`, false);
+    return { path: p, format: call.audio_format ?? "unknown" };
+  }
+  return null;
+}
+
+async function lastQueuedReason(db: Services["store"]["db"], callId: number): Promise<string | null> {
+  const row = await db.selectFrom("call_history").select("reason").where("call_id", "=", callId).where("to_status", "=", "queued").orderBy("id", "desc").limit(1).executeTakeFirst();
+  return row?.reason ?? null;
+}
+
+async function settleFailure(ctx: WorkerContext, job: JobRow, err: StageError): Promise<JobOutcome> {
+  const { services } = ctx;
+  const db = services.store.db;
+  const now = services.clock.now();
+  const base = { jobId: job.id, callId: job.call_id };
+  const message = `${err.reason}: ${err.message}`;
+  if (err.retryable && job.attempts < job.max_attempts) {
+    const runAt = new Date(now.getTime() + backoffMs(job.attempts, services.config.retryBaseMs));
+    // The call keeps its state while it waits: the retry resumes it without repeating a transition.
+    const ok = await retryJob(db, { jobId: job.id, workerId: ctx.workerId, error: message, runAt, now });
+    services.logger.warn("job attempt failed; will retry", { job_id: job.id, call_id: job.call_id, attempt: job.attempts, reason: err.reason, error: err.message, run_at: isoNow(runAt) });
+    return { ...base, result: ok ? "retry" : "lost", reason: err.reason };
+  }
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (!(await extendLease(trx, { jobId: job.id, workerId: ctx.workerId, leaseMs: ctx.leaseMs, now }))) throw new LeaseLost();
+      await applyTransition(trx, job.call_id, { to: "failed", now, failureReason: err.reason, reason: err.message.slice(0, 500) });
+      await failJob(trx, { jobId: job.id, workerId: ctx.workerId, error: message, now });
+    });
+  } catch (e) {
+    if (e instanceof LeaseLost) return { ...base, result: "lost" };
+    throw e;
+  }
+  services.logger.warn("call failed", { job_id: job.id, call_id: job.call_id, attempts: job.attempts, failure_reason: err.reason, error: err.message });
+  return { ...base, result: "failed", reason: err.reason };
+}
+
+/** Unknown exceptions are retried and, out of attempts, end as `internal_error`. */
+function toStageError(e: unknown): StageError {
+  if (e instanceof StageError) return e;
+  if (isAppError(e) && e.code !== "internal_error") return new StageError("internal_error", `${e.code}: ${e.message}`, true);
+  return new StageError("internal_error", describe(e), true);
+}
+
+/** At most one progress write per second, and only when the whole percent changed. */
+function throttled(write: (p: number) => void): (p: number) => void {
+  let lastAt = 0;
+  let lastValue = -1;
+  return (p) => {
+    const v = Math.round(p);
+    const t = Date.now();
+    if (v === lastValue || (t - lastAt < 1000 && v < 100)) return;
+    lastAt = t;
+    lastValue = v;
+    write(v);
+  };
+}
+
+function describe(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
