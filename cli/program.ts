@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { VERSION } from "../src/version.js";
 import { companyCommand } from "./commands/company.js";
 import { doctorCommand } from "./commands/doctor.js";
+import { modelsCommand } from "./commands/models.js";
 import { keyCommand } from "./commands/key.js";
 import { serveCommand } from "./commands/serve.js";
 import { submitCommand } from "./commands/submit.js";
@@ -26,6 +27,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   companyCommand(program, ctx);
   keyCommand(program, ctx);
   doctorCommand(program, ctx);
+  modelsCommand(program, ctx);
   submitCommand(program, ctx);
   callsCommand(program, ctx);
   reportCommand(program, ctx);

@@ -1,6 +1,7 @@
 import type { Services } from "../services.js";
 import { placeholderAnalyzer } from "./analyzers/placeholder.js";
 import { StageError, type Analyzer, type Transcriber } from "./ports.js";
+import { openWhisperTranscriber } from "./transcribers/whisper.js";
 
 /**
  * What the worker runs for one job. `transcriber: null` means the placeholder
@@ -19,8 +20,8 @@ export interface PipelineParts {
  * The live transcriber. Wiring point: replace the throw with the engine's
  * factory, e.g. `return createWhisperTranscriber(services);`.
  */
-export function createLiveTranscriber(_services: Services): Transcriber {
-  throw new StageError("transcriber_unavailable", "the live transcriber is not wired into this build yet", false);
+export function createLiveTranscriber(services: Services): Transcriber {
+  return openWhisperTranscriber(services.config, services.logger);
 }
 
 /**
