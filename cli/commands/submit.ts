@@ -5,6 +5,7 @@ import { callProgress, isFinished } from "../../src/calls/wait.js";
 import { AppError } from "../../src/errors.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { startWorkers } from "../../src/pipeline/pool.js";
+import { openWhisperTranscriber } from "../../src/pipeline/transcribers/whisper.js";
 import type { Services } from "../../src/services.js";
 import { getCompany } from "../../src/store/companies.js";
 import { addConfigOptions, configFrom, parseId, type CliContext } from "../context.js";
@@ -37,6 +38,8 @@ export function submitCommand(program: Command, ctx: CliContext): void {
     const services = await createServices({ ...config, logLevel: config.logLevel === "info" ? "error" : config.logLevel });
     try {
       if (!(await getCompany(services.store.db, companyId))) throw new AppError("not_found", `company ${companyId} not found`);
+      // Like serve: a missing or broken model stops here, naming the file, before any call is accepted.
+      if (opts.wait && services.pipeline === "live") openWhisperTranscriber(services.config, services.logger);
       const accepted: Array<{ file: string; call_id: number; status: string }> = [];
       for (const file of files) {
         let stored;

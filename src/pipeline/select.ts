@@ -21,7 +21,12 @@ export interface PipelineParts {
  * factory, e.g. `return createWhisperTranscriber(services);`.
  */
 export function createLiveTranscriber(services: Services): Transcriber {
-  return openWhisperTranscriber(services.config, services.logger);
+  try {
+    return openWhisperTranscriber(services.config, services.logger);
+  } catch (e) {
+    // Retrying cannot fix a missing model; serve checks at start, so this is a model removed while running.
+    throw new StageError("transcriber_unavailable", (e as Error).message, false);
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
+import { isBun } from "../../runtime.js";
 
 /**
  * The whisper.cpp engine (@fugood/whisper.node's prebuilt CPU addon). It is
@@ -32,8 +33,11 @@ let native: NativeModule | undefined;
 
 export function whisperBinding(): NativeModule {
   if (!native) {
-    const require = createRequire(import.meta.url);
-    native = require("@fugood/node-whisper-linux-x64/index.node") as NativeModule;
+    // Bun's bundler embeds an addon only when it sees a literal require() of it;
+    // Node's ESM has no global require, so it gets one from createRequire.
+    native = (
+      isBun ? require("@fugood/node-whisper-linux-x64/index.node") : createRequire(import.meta.url)("@fugood/node-whisper-linux-x64/index.node")
+    ) as NativeModule;
     try {
       // The engine otherwise writes every load and decode step to stderr.
       native.WhisperContext.toggleNativeLog?.(false);
