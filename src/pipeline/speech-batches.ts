@@ -24,10 +24,13 @@ export interface SpeechBatch {
 export const PIECE_PAD_SECONDS = 0.2;
 export const PIECE_GAP_SECONDS = 0.5;
 export const MAX_BATCH_SECONDS = 300;
+/** Silences shorter than this stay in place: cutting them would save less than the gap it adds. */
+export const KEEP_SILENCE_SECONDS = 1;
 
 export function planBatches(speech: readonly Span[], durationSeconds: number, maxSeconds = MAX_BATCH_SECONDS): SpeechBatch[] {
   const padded = unionSpans(
     speech.map((s) => ({ start: Math.max(0, s.start - PIECE_PAD_SECONDS), end: Math.min(durationSeconds, s.end + PIECE_PAD_SECONDS) })),
+    KEEP_SILENCE_SECONDS,
   );
   // A span longer than a batch is cut into batch-sized pieces.
   const pieces: Span[] = [];

@@ -68,6 +68,12 @@ describe("live pipeline with the whisper transcriber", () => {
     expect((await r.json()).error).toBe("not_found");
   });
 
+  it("/healthz names the transcription and VAD models, keeping status/version/pipeline", async () => {
+    const body = await (await createApp(s).request("/healthz")).json();
+    expect(body).toMatchObject({ status: "ok", pipeline: "live", transcription: { whisper_model: "for-tests-ggml-tiny.en.bin", vad_model: "for-tests-silero-v6.2.0-ggml.bin" } });
+    expect(typeof body.version).toBe("string");
+  });
+
   it("the route is in the OpenAPI document", async () => {
     const r = await createApp(s).request("/v1/openapi.json");
     if (r.status !== 200) return expect.fail(`openapi document not served at /v1/openapi.json (${r.status})`);

@@ -70,6 +70,14 @@ describe("speech batches", () => {
     expect(toCallTime(batch, 2.6)).toBeCloseTo(12.2, 6);
   });
 
+  it("short silences stay in place: a batch is never longer than the speech it covers", () => {
+    const speech = Array.from({ length: 50 }, (_, i) => ({ start: i * 2, end: i * 2 + 1.5 }));
+    const [batch, ...rest] = planBatches(speech, 100);
+    expect(rest).toHaveLength(0);
+    expect(batch.pieces).toHaveLength(1);
+    expect(batch.seconds).toBeLessThanOrEqual(100);
+  });
+
   it("caps each batch and cuts spans longer than a batch", () => {
     const batches = planBatches([{ start: 0, end: 700 }], 700, 300);
     expect(batches.map((b) => b.pieces.length)).toEqual([1, 1, 1]);
