@@ -31,7 +31,7 @@ export function submitCommand(program: Command, ctx: CliContext): void {
     .option("--customer-name <name>", "customer name")
     .option("--wait", "wait until every call is complete or failed (runs workers in this process)")
     .option("--json", "print the calls as JSON: one object for one file, an array for several");
-  addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadTimeoutMs"]);
+  addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadTimeoutMs", "whisperModel", "whisperThreads", "ffmpegPath"]);
   cmd.action(async (files: string[], opts: { company: string; repName?: string; customerName?: string; wait?: boolean; json?: boolean }, command: Command) => {
     const companyId = parseId(opts.company, "--company");
     const config = configFrom(command, ctx);
