@@ -75,7 +75,14 @@ export function callsCommand(program: Command, ctx: CliContext): void {
         `  rep        ${call.rep_name ?? "-"}   customer ${call.customer_name ?? "-"}`,
         `  audio      ${call.recording_url ?? (call.audio_sha256 ? `${call.audio_format}, ${call.audio_bytes} bytes` : "none")}`,
         `  created    ${call.created_at}`,
-        ...(jobView ? [`  job        ${jobView.status}, attempt ${jobView.attempts}/${jobView.max_attempts}${jobView.last_error ? `, last error: ${jobView.last_error}` : ""}`] : []),
+        ...(jobView
+          ? [
+              `  job        ${jobView.status}, attempt ${jobView.attempts}/${jobView.max_attempts}` +
+                `${jobView.status === "queued" && jobView.attempts > 0 ? `, next attempt ${jobView.run_at}` : ""}` +
+                `${jobView.stage ? `, ${jobView.stage}${jobView.progress !== null ? ` ${jobView.progress}%` : ""}` : ""}` +
+                `${jobView.last_error ? `, last error: ${jobView.last_error}` : ""}`,
+            ]
+          : []),
         "  history",
         ...history.map((h) => `    ${h.at}  ${h.from_status ?? "-"} -> ${h.to_status}${h.reason ? `  (${h.reason})` : ""}`),
         ...(opts.transcript ? [transcript ? formatTranscript(transcript) : "Transcript: none yet"] : []),

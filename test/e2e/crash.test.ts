@@ -26,7 +26,7 @@ async function readDb(dir: string) {
     const calls = await db.selectFrom("calls").select(["id", "processing_status", "failure_reason"]).orderBy("id").execute();
     const events = await db.selectFrom("events").select(["call_id", "type"]).execute();
     const reports = await db.selectFrom("reports").select(["call_id", "version"]).execute();
-    const jobs = await db.selectFrom("jobs").select(["call_id", "status", "attempts"]).execute();
+    const jobs = await db.selectFrom("jobs").select(["call_id", "status", "attempts", "locked_by"]).execute();
     return { calls, events, reports, jobs };
   } finally {
     await db.destroy();
@@ -119,6 +119,9 @@ describe("crash safety with the compiled executable", () => {
       expectExactlyOnce(final, 60);
       // No job needed a second attempt: nobody stole a live lease.
       expect(final.jobs.filter((j) => j.attempts !== 1)).toEqual([]);
+      // Both processes really took part (worker ids are host:pid:n:random).
+      const pids = new Set(final.jobs.map((j) => j.locked_by!.split(":")[1]));
+      expect(pids).toEqual(new Set(servers.map((s) => String(s.child.pid))));
       for (const s of servers) expect(await s.stop("SIGTERM")).toBe(0);
     } finally {
       for (const s of servers) if (s.child.exitCode === null) await s.stop("SIGKILL");

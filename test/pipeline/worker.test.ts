@@ -62,7 +62,7 @@ describe("worker: stages, transitions and their events", () => {
     expect(JSON.parse(done.payload).data.report).toEqual(report);
     expect(JSON.parse(done.payload).data.call.report_url).toBe(`/api/v1/calls/${call.id}/report`);
     const job = await s.store.db.selectFrom("jobs").selectAll().where("call_id", "=", call.id).executeTakeFirstOrThrow();
-    expect(job).toMatchObject({ status: "completed", locked_by: null });
+    expect(job).toMatchObject({ status: "completed", locked_until: null, locked_by: expect.stringContaining(`:${process.pid}:`) });
   });
 
   it("a live call without audio fails with no_audio at once (not retryable)", async () => {
