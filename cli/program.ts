@@ -4,6 +4,7 @@ import { analyzeCommand } from "./commands/analyze.js";
 import { companyCommand } from "./commands/company.js";
 import { deliveriesCommand } from "./commands/deliveries.js";
 import { doctorCommand } from "./commands/doctor.js";
+import { modelsCommand } from "./commands/models.js";
 import { keyCommand } from "./commands/key.js";
 import { serveCommand } from "./commands/serve.js";
 import { submitCommand } from "./commands/submit.js";
@@ -29,6 +30,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   companyCommand(program, ctx);
   keyCommand(program, ctx);
   doctorCommand(program, ctx);
+  modelsCommand(program, ctx);
   submitCommand(program, ctx);
   callsCommand(program, ctx);
   reportCommand(program, ctx);

@@ -30,6 +30,12 @@ export interface Config {
   /** Context window (tokens) of the llama and ollama analyzers. */
   llmContextSize: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** Whisper ggml file (path, or name in the models dir); unset = the best one the models dir holds. */
+  whisperModel: string | undefined;
+  /** CPU threads per transcription; 0 = all cores. */
+  whisperThreads: number;
+  /** ffmpeg executable for OGG/Opus, M4A/MP4, WebM; unset = `ffmpeg` on PATH, then the npm package's binary. */
+  ffmpegPath: string | undefined;
   /** How long a claimed job stays with its worker without a heartbeat before another may take it. */
   jobLeaseSeconds: number;
   downloadConnectTimeoutMs: number;
@@ -102,6 +108,9 @@ export const SETTINGS = [
   def({ key: "analysisTimeoutSeconds", flag: "--analysis-timeout", env: "CALLREVIEW_ANALYSIS_TIMEOUT", default: 300, parse: int(1, 86_400), doc: "Time budget of one LLM analysis, seconds." }),
   def({ key: "llmContextSize", flag: "--llm-context", env: "CALLREVIEW_LLM_CONTEXT", default: 4096, parse: int(512, 131_072), doc: "Context window (tokens) for the llama and ollama analyzers." }),
   def({ key: "logLevel", flag: "--log-level", env: "CALLREVIEW_LOG_LEVEL", default: "info", parse: oneOf(["debug", "info", "warn", "error", "silent"] as const), doc: "debug | info | warn | error | silent." }),
+  def({ key: "whisperModel", flag: "--whisper-model", env: "CALLREVIEW_WHISPER_MODEL", default: undefined, parse: optStr, doc: "Whisper ggml model (path or file name in the models dir); default: the best one installed." }),
+  def({ key: "whisperThreads", flag: "--whisper-threads", env: "CALLREVIEW_WHISPER_THREADS", default: 0, parse: int(0, 256), doc: "CPU threads per transcription (0 = all cores)." }),
+  def({ key: "ffmpegPath", flag: "--ffmpeg", env: "CALLREVIEW_FFMPEG", default: undefined, parse: optStr, doc: "ffmpeg executable for OGG/Opus, M4A/MP4, WebM (default: ffmpeg on PATH, then the bundled npm binary)." }),
   def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
   def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),
   def({ key: "downloadTimeoutMs", flag: "--download-timeout-ms", env: "CALLREVIEW_DOWNLOAD_TIMEOUT_MS", default: 600_000, parse: int(1, 86_400_000), doc: "recording_url: time allowed for the whole download, ms." }),

@@ -5,6 +5,7 @@ import type { Logger } from "./logger.js";
 import { listen, type Listener } from "./server.js";
 import { createServices, type Services } from "./services.js";
 import { startWorkers, type WorkerPool } from "./pipeline/pool.js";
+import { openWhisperTranscriber } from "./pipeline/transcribers/whisper.js";
 import type { Clock } from "./time.js";
 
 export interface RunningService {
@@ -26,6 +27,8 @@ export async function startService(
   const services = await createServices(config, opts);
   let listener: Listener;
   try {
+    // Live mode loads its models now: a missing or broken model stops the start, naming the file.
+    if (services.pipeline === "live") openWhisperTranscriber(config, services.logger);
     const app = createApp(services);
     listener = await listen(app.fetch, { host: config.host, port: config.port, maxBodyBytes: (config.maxUploadMb + 1) * 1024 * 1024 });
   } catch (e) {

@@ -28,7 +28,7 @@ export async function createServices(config: Config, opts: { logger?: Logger; cl
     store,
     logger,
     clock: opts.clock ?? systemClock,
-    pipeline: resolvePipelineMode(config.pipeline, config.modelsDir),
+    pipeline: resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel),
     analyzer: await chooseAnalyzer(config),
     close: () => store.close(),
   };

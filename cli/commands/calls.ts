@@ -7,6 +7,8 @@ import { latestJobOfCall } from "../../src/queue/job-of-call.js";
 import { getCall } from "../../src/store/calls.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
+import { formatTranscript } from "../transcript-format.js";
+import { latestTranscriptRow, toTranscript } from "../../src/store/transcripts.js";
 
 /** `calls list|show`: read the store directly (admins on the server see every company). */
 export function callsCommand(program: Command, ctx: CliContext): void {
@@ -51,17 +53,19 @@ export function callsCommand(program: Command, ctx: CliContext): void {
     .command("show <call_id>")
     .description("Show one call with its state history")
     .option("--json", "print the call as JSON")
-    .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
+    .option("--transcript", "also print the transcript and talk metrics")
+    .action(async (idArg: string, opts: { json?: boolean; transcript?: boolean }, cmd: Command) => {
       const id = parseId(idArg, "call id");
-      const { call, history, job } = await withServices(cmd, ctx, async (s) => {
+      const { call, history, job, transcript } = await withServices(cmd, ctx, async (s) => {
         const call = await getCall(s.store.db, id);
         if (!call) throw new AppError("not_found", `call ${id} not found`);
-        return { call, history: await callHistory(s.store.db, id), job: await latestJobOfCall(s.store.db, id) };
+        const row = opts.transcript ? await latestTranscriptRow(s.store.db, id) : undefined;
+        return { call, history: await callHistory(s.store.db, id), job: await latestJobOfCall(s.store.db, id), transcript: row ? toTranscript(row) : null };
       });
       const resource = { company_id: call.company_id, ...toCallResource(call) };
       const jobView = job ? { status: job.status, attempts: job.attempts, max_attempts: job.max_attempts, run_at: job.run_at, stage: job.stage, progress: job.progress, last_error: job.last_error } : null;
       if (opts.json) {
-        printJson(ctx.io, { ...resource, history: history.map((h) => ({ from: h.from_status, to: h.to_status, reason: h.reason, at: h.at })), job: jobView });
+        printJson(ctx.io, { ...resource, history: history.map((h) => ({ from: h.from_status, to: h.to_status, reason: h.reason, at: h.at })), job: jobView, ...(opts.transcript ? { transcript } : {}) });
         return;
       }
       const lines = [
@@ -81,6 +85,7 @@ export function callsCommand(program: Command, ctx: CliContext): void {
           : []),
         "  history",
         ...history.map((h) => `    ${h.at}  ${h.from_status ?? "-"} -> ${h.to_status}${h.reason ? `  (${h.reason})` : ""}`),
+        ...(opts.transcript ? [transcript ? formatTranscript(transcript) : "Transcript: none yet"] : []),
       ];
       ctx.io.out(lines.join("\n"));
     });

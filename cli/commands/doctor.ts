@@ -1,7 +1,11 @@
 import fs from "node:fs";
+import path from "node:path";
+import { findFfmpeg } from "../../src/audio/ffmpeg.js";
+import { manifestEntry } from "../../src/models/manifest.js";
+import { headerProblem } from "../../src/models/verify.js";
 import type { Command } from "commander";
-import { databasePath } from "../../src/config.js";
-import { scanModels } from "../../src/models/find.js";
+import { databasePath, type Config } from "../../src/config.js";
+import { scanModels, selectTranscriptionModels } from "../../src/models/find.js";
 import { chooseAnalyzer } from "../../src/pipeline/analyzers/factory.js";
 import { checkOllama } from "../../src/pipeline/analyzers/ollama.js";
 import { resolvePipelineMode } from "../../src/pipeline/mode.js";
@@ -11,6 +15,27 @@ import { openStore } from "../../src/store/open.js";
 import { VERSION } from "../../src/version.js";
 import { addConfigOptions, configFrom, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
+
+/** Which transcription and VAD model files `serve` would use, and whether each looks loadable (header and size). */
+function transcriptionFindings(config: Config) {
+  const models = selectTranscriptionModels(config);
+  const problem = (file: string | null, kind: "whisper" | "vad") => {
+    if (!file) return undefined;
+    if (!fs.existsSync(file)) return "missing";
+    const header = headerProblem(file, kind);
+    if (header) return header;
+    const expected = manifestEntry(path.basename(file))?.size_bytes;
+    const size = fs.statSync(file).size;
+    return expected && expected !== size ? `${size} bytes, manifest says ${expected}: truncated?` : undefined;
+  };
+  return {
+    whisper_model: models.whisper,
+    whisper_problem: problem(models.whisper, "whisper") ?? null,
+    vad_model: models.vad,
+    vad_problem: problem(models.vad, "vad") ?? null,
+    ffmpeg: findFfmpeg(config.ffmpegPath) ?? null,
+  };
+}
 
 export function doctorCommand(program: Command, ctx: CliContext): void {
   const doctor = program.command("doctor");
@@ -33,7 +58,8 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
         data_dir: config.dataDir,
         database: { file: databasePath(config), driver: store.driver, schema_version: store.schemaVersion, latest_schema: LATEST_SCHEMA },
         models_dir: { path: config.modelsDir, exists: fs.existsSync(config.modelsDir), ...scanModels(config.modelsDir) },
-        pipeline: { configured: config.pipeline, active: resolvePipelineMode(config.pipeline, config.modelsDir) },
+        pipeline: { configured: config.pipeline, active: resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel) },
+        transcription: transcriptionFindings(config),
         analyzer: { ...analyzer, ollama },
       };
       await store.close();
@@ -52,6 +78,9 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
           `  vad         ${m.vad.length ? m.vad.join(", ") : "none"}`,
           `  gguf        ${m.gguf.length ? m.gguf.join(", ") : "none"}`,
           `pipeline      ${report.pipeline.active} (configured ${report.pipeline.configured})`,
+          `transcription ${report.transcription.whisper_model ?? "no whisper model"}${report.transcription.whisper_problem ? ` (${report.transcription.whisper_problem})` : ""}`,
+          `  vad         ${report.transcription.vad_model ?? "no VAD model (no talk metrics, no silence trimming)"}${report.transcription.vad_problem ? ` (${report.transcription.vad_problem})` : ""}`,
+          `  ffmpeg      ${report.transcription.ffmpeg ? `${report.transcription.ffmpeg.path} (${report.transcription.ffmpeg.source})` : "not found: OGG/Opus, M4A/MP4, WebM cannot be transcribed"}`,
           `analyzer      ${analyzer.active} (configured ${analyzer.configured}; ${analyzer.reason})`,
           ...(ollama ? [`  ollama      ${ollama.ok ? "ok" : "PROBLEM"}: ${ollama.detail}`] : []),
         ].join("\n"),

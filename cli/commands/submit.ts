@@ -5,6 +5,7 @@ import { callProgress, isFinished } from "../../src/calls/wait.js";
 import { AppError } from "../../src/errors.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { startWorkers } from "../../src/pipeline/pool.js";
+import { openWhisperTranscriber } from "../../src/pipeline/transcribers/whisper.js";
 import type { Services } from "../../src/services.js";
 import { getCompany } from "../../src/store/companies.js";
 import { addConfigOptions, configFrom, parseId, type CliContext } from "../context.js";
@@ -33,7 +34,7 @@ export function submitCommand(program: Command, ctx: CliContext): void {
     .option("--rep-speaker <name>", "with --transcript: the speaker who is the rep (others are customers)")
     .option("--wait", "wait until every call is complete or failed (runs workers in this process)")
     .option("--json", "print the calls as JSON: one object for one file, an array for several");
-  addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadTimeoutMs"]);
+  addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadTimeoutMs", "whisperModel", "whisperThreads", "ffmpegPath"]);
   cmd.action(async (files: string[], opts: { company: string; repName?: string; customerName?: string; transcript?: string; repSpeaker?: string; wait?: boolean; json?: boolean }, command: Command) => {
     const companyId = parseId(opts.company, "--company");
     if (files.length === 0 && !opts.transcript) throw new Error("nothing to submit: give audio files, or --transcript <file>");
@@ -43,6 +44,8 @@ export function submitCommand(program: Command, ctx: CliContext): void {
     const services = await createServices({ ...config, logLevel: config.logLevel === "info" ? "error" : config.logLevel });
     try {
       if (!(await getCompany(services.store.db, companyId))) throw new AppError("not_found", `company ${companyId} not found`);
+      // Like serve: a missing or broken model stops here, naming the file, before any call is accepted.
+      if (opts.wait && services.pipeline === "live") openWhisperTranscriber(services.config, services.logger);
       const accepted: Array<{ file: string; call_id: number; status: string }> = [];
       if (opts.transcript) {
         // Parse first: a bad transcript leaves nothing behind.

@@ -1,4 +1,6 @@
+import path from "node:path";
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { selectTranscriptionModels } from "../models/find.js";
 import { requestId } from "hono/request-id";
 import type { Services } from "../services.js";
 import { VERSION } from "../version.js";
@@ -22,7 +24,13 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     await next();
   });
 
-  app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline, analyzer: services.analyzer.active }));
+  // File names only (no paths): /healthz answers without a key.
+  const models = selectTranscriptionModels(services.config);
+  const transcription = {
+    whisper_model: services.pipeline === "live" && models.whisper ? path.basename(models.whisper) : null,
+    vad_model: services.pipeline === "live" && models.vad ? path.basename(models.vad) : null,
+  };
+  app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline, analyzer: services.analyzer.active, transcription }));
 
   // The inbound webhook is unversioned (spec 4.8); its own app keeps it out of the v1 registry.
   const inbound = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { preferenceRank } from "./manifest.js";
 
 /** What the models dir holds, by kind. Whisper ggml files are `ggml-*.bin` other than VAD ones. */
 export interface InstalledModels {
@@ -8,6 +9,16 @@ export interface InstalledModels {
   gguf: string[];
 }
 
+export type ModelKind = keyof InstalledModels;
+
+export function modelKindOf(name: string): ModelKind | undefined {
+  if (name.endsWith(".gguf")) return "gguf";
+  if (!name.endsWith(".bin")) return undefined;
+  if (/silero|vad/i.test(name)) return "vad";
+  return /ggml/i.test(name) ? "whisper" : undefined;
+}
+
+/** Each list is ordered by preference (see preferenceRank): the first entry is what `serve` uses. */
 export function scanModels(modelsDir: string): InstalledModels {
   let names: string[] = [];
   try {
@@ -15,11 +26,21 @@ export function scanModels(modelsDir: string): InstalledModels {
   } catch {
     names = [];
   }
-  names.sort();
-  const isVad = (n: string) => /silero|vad/i.test(n) && n.endsWith(".bin");
+  names.sort((a, b) => preferenceRank(a) - preferenceRank(b) || a.localeCompare(b));
+  const of = (kind: ModelKind) => names.filter((n) => modelKindOf(n) === kind).map((n) => path.join(modelsDir, n));
+  return { whisper: of("whisper"), vad: of("vad"), gguf: of("gguf") };
+}
+
+/** A model named by flag: a path, or a file name inside the models dir. */
+export function resolveModelPath(modelsDir: string, nameOrPath: string): string {
+  return nameOrPath.includes("/") || nameOrPath.includes(path.sep) ? path.resolve(nameOrPath) : path.join(modelsDir, nameOrPath);
+}
+
+/** The transcription and VAD model files `serve` would use (they may still turn out unreadable). */
+export function selectTranscriptionModels(cfg: { modelsDir: string; whisperModel?: string }): { whisper: string | null; vad: string | null } {
+  const installed = scanModels(cfg.modelsDir);
   return {
-    whisper: names.filter((n) => n.endsWith(".bin") && !isVad(n) && /ggml/i.test(n)).map((n) => path.join(modelsDir, n)),
-    vad: names.filter(isVad).map((n) => path.join(modelsDir, n)),
-    gguf: names.filter((n) => n.endsWith(".gguf")).map((n) => path.join(modelsDir, n)),
+    whisper: cfg.whisperModel ? resolveModelPath(cfg.modelsDir, cfg.whisperModel) : (installed.whisper[0] ?? null),
+    vad: installed.vad[0] ?? null,
   };
 }

@@ -9,6 +9,10 @@ export const FAILURE_REASONS = {
   download_failed: "recording could not be downloaded",
   /** The stored audio file of an upload is gone from the data dir. */
   audio_missing: "stored audio file is missing",
+  /** The file is not audio in a format we read (WAV, MP3, FLAC, OGG/Opus, M4A/MP4, WebM), or needs ffmpeg and there is none. */
+  unsupported_audio: "audio format not supported",
+  /** The audio is empty, truncated or cannot be decoded. */
+  corrupt_audio: "audio is empty, truncated or corrupt",
   /** The audio could not be decoded or transcribed. */
   transcription_failed: "transcription failed",
   /** No transcription engine is available in this build or configuration. */

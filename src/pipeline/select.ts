@@ -2,6 +2,7 @@ import type { Services } from "../services.js";
 import { createRealAnalyzer } from "./analyzers/factory.js";
 import { placeholderAnalyzer } from "./analyzers/placeholder.js";
 import { StageError, type Analyzer, type Transcriber } from "./ports.js";
+import { openWhisperTranscriber } from "./transcribers/whisper.js";
 
 /**
  * What the worker runs for one job. `transcriber: null` means the placeholder
@@ -16,12 +17,14 @@ export interface PipelineParts {
   transcriptAnalyzer(): Analyzer;
 }
 
-/**
- * The live transcriber. Wiring point: replace the throw with the engine's
- * factory, e.g. `return createWhisperTranscriber(services);`.
- */
-export function createLiveTranscriber(_services: Services): Transcriber {
-  throw new StageError("transcriber_unavailable", "the live transcriber is not wired into this build yet", false);
+/** The live transcriber: whisper.cpp with Silero VAD (transcribers/whisper.ts). */
+export function createLiveTranscriber(services: Services): Transcriber {
+  try {
+    return openWhisperTranscriber(services.config, services.logger);
+  } catch (e) {
+    // Retrying cannot fix a missing model; serve checks at start, so this is a model removed while running.
+    throw new StageError("transcriber_unavailable", (e as Error).message, false);
+  }
 }
 
 /** The live analyzer: rules / llama / ollama per config.analyzer (analyzers/factory.ts). */

@@ -6,6 +6,7 @@ import { register as getCall } from "./calls-get.js";
 import { register as listCalls } from "./calls-list.js";
 import { register as getReport } from "./calls-report.js";
 import { register as reprocess } from "./calls-reprocess.js";
+import { register as getTranscript } from "./calls-transcript.js";
 import { register as uploads } from "./uploads.js";
 import { register as webhookEvents } from "./webhook-events.js";
 import { register as callTranscript } from "./call-transcript.js";
@@ -19,6 +20,7 @@ const ROUTES: Array<(v1: OpenAPIHono<AppEnv>) => void> = [
   listCalls,
   getCall,
   getReport,
+  getTranscript,
   reprocess,
   attachAudio,
   uploads,

@@ -1,0 +1,191 @@
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { isBun } from "../../runtime.js";
+
+/**
+ * The whisper.cpp engine (@fugood/whisper.node's prebuilt CPU addon). It is
+ * required by a static path so `bun build --compile` embeds the addon in the
+ * executable; nothing is ever downloaded.
+ */
+interface NativeResult {
+  language?: string;
+  result: string;
+  segments: Array<{ text: string; t0: number; t1: number }>;
+  isAborted: boolean;
+}
+interface NativeWhisperContext {
+  transcribeData(pcm: ArrayBuffer, options: Record<string, unknown>): { stop(): Promise<void>; promise: Promise<NativeResult> };
+  transcribeFile(file: string, options: Record<string, unknown>): { stop(): Promise<void>; promise: Promise<NativeResult> };
+  release(): Promise<void>;
+}
+interface NativeVadContext {
+  detectSpeechData(pcm: ArrayBuffer, options: Record<string, unknown>): Promise<Array<{ t0: number; t1: number }>>;
+  detectSpeechFile(file: string, options: Record<string, unknown>): Promise<Array<{ t0: number; t1: number }>>;
+  release(): Promise<void>;
+}
+interface NativeModule {
+  WhisperContext: (new (o: { filePath: string; useGpu: boolean }) => NativeWhisperContext) & { toggleNativeLog?(on: boolean, cb?: unknown): void };
+  WhisperVadContext: new (o: { filePath: string; nThreads: number; useGpu: boolean }) => NativeVadContext;
+}
+
+let native: NativeModule | undefined;
+
+export function whisperBinding(): NativeModule {
+  if (!native) {
+    // Bun's bundler embeds an addon only when it sees a literal require() of it;
+    // Node's ESM has no global require, so it gets one from createRequire.
+    native = (
+      isBun ? require("@fugood/node-whisper-linux-x64/index.node") : createRequire(import.meta.url)("@fugood/node-whisper-linux-x64/index.node")
+    ) as NativeModule;
+    try {
+      // The engine otherwise writes every load and decode step to stderr.
+      native.WhisperContext.toggleNativeLog?.(false);
+    } catch {
+      // Older addons have no log switch; their output is harmless.
+    }
+  }
+  return native;
+}
+
+export class ModelLoadError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ModelLoadError";
+  }
+}
+
+export function defaultThreads(configured: number): number {
+  if (configured > 0) return configured;
+  return Math.max(1, typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length);
+}
+
+/** One engine call at a time per context: a whisper.cpp context is not re-entrant. */
+class Serial {
+  private tail: Promise<unknown> = Promise.resolve();
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.tail.then(fn, fn);
+    this.tail = next.catch(() => undefined);
+    return next;
+  }
+}
+
+export interface EngineSegment {
+  /** Seconds from the start of the PCM passed in. */
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** A loaded whisper model; loaded once per process and shared by every transcription. */
+export class WhisperEngine {
+  private static loaded = new Map<string, WhisperEngine>();
+  private readonly serial = new Serial();
+
+  private constructor(
+    readonly modelPath: string,
+    private readonly ctx: NativeWhisperContext,
+  ) {}
+
+  static load(modelPath: string): WhisperEngine {
+    const key = path.resolve(modelPath);
+    let engine = WhisperEngine.loaded.get(key);
+    if (!engine) {
+      let ctx: NativeWhisperContext;
+      try {
+        ctx = new (whisperBinding().WhisperContext)({ filePath: key, useGpu: false });
+      } catch (e) {
+        throw new ModelLoadError(key, `whisper model ${key} could not be loaded (${(e as Error).message}): the file is missing, truncated or not a whisper ggml model`);
+      }
+      engine = new WhisperEngine(key, ctx);
+      WhisperEngine.loaded.set(key, engine);
+    }
+    return engine;
+  }
+
+  /** Transcribes 16 kHz mono 16-bit PCM. Engine times are in centiseconds. */
+  transcribe(pcm: Int16Array, opts: { language?: string; threads: number; onProgress?: (p: number) => void; signal?: AbortSignal }): Promise<{ language: string | null; segments: EngineSegment[] }> {
+    return this.serial.run(async () => {
+      opts.signal?.throwIfAborted();
+      const data = pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.byteLength) as ArrayBuffer;
+      const job = this.ctx.transcribeData(data, {
+        language: opts.language ?? "en",
+        maxThreads: opts.threads,
+        temperature: 0,
+        onProgress: (p: number) => opts.onProgress?.(Math.max(0, Math.min(100, p))),
+      });
+      const onAbort = () => void job.stop().catch(() => undefined);
+      opts.signal?.addEventListener("abort", onAbort, { once: true });
+      try {
+        const r = await job.promise;
+        opts.signal?.throwIfAborted();
+        return { language: r.language ?? null, segments: r.segments.map((s) => ({ start: s.t0 / 100, end: s.t1 / 100, text: s.text })) };
+      } finally {
+        opts.signal?.removeEventListener("abort", onAbort);
+      }
+    });
+  }
+
+  /** The engine decodes the file itself (WAV/MP3/FLAC, mixed to mono): used only when ffmpeg is missing. */
+  transcribeFile(file: string, opts: { language?: string; threads: number; onProgress?: (p: number) => void }): Promise<{ language: string | null; segments: EngineSegment[] }> {
+    return this.serial.run(async () => {
+      const r = await this.ctx.transcribeFile(file, {
+        language: opts.language ?? "en",
+        maxThreads: opts.threads,
+        temperature: 0,
+        onProgress: (p: number) => opts.onProgress?.(Math.max(0, Math.min(100, p))),
+      }).promise;
+      return { language: r.language ?? null, segments: r.segments.map((s) => ({ start: s.t0 / 100, end: s.t1 / 100, text: s.text })) };
+    });
+  }
+}
+
+export interface SpeechSpan {
+  /** Seconds. */
+  start: number;
+  end: number;
+}
+
+/** Silero voice activity detection (whisper.cpp's ggml port); loaded once per process. */
+export class VadEngine {
+  private static loaded = new Map<string, VadEngine>();
+  private readonly serial = new Serial();
+
+  private constructor(
+    readonly modelPath: string,
+    private readonly ctx: NativeVadContext,
+  ) {}
+
+  static load(modelPath: string, threads: number): VadEngine {
+    const key = path.resolve(modelPath);
+    let engine = VadEngine.loaded.get(key);
+    if (!engine) {
+      let ctx: NativeVadContext;
+      try {
+        ctx = new (whisperBinding().WhisperVadContext)({ filePath: key, nThreads: threads, useGpu: false });
+      } catch (e) {
+        throw new ModelLoadError(key, `VAD model ${key} could not be loaded (${(e as Error).message}): the file is missing, truncated or not a Silero ggml model`);
+      }
+      engine = new VadEngine(key, ctx);
+      VadEngine.loaded.set(key, engine);
+    }
+    return engine;
+  }
+
+  /** Speech spans in 16 kHz mono 16-bit PCM, in seconds from its start. */
+  detect(pcm: Int16Array): Promise<SpeechSpan[]> {
+    return this.serial.run(async () => {
+      if (pcm.length === 0) return [];
+      const data = pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.byteLength) as ArrayBuffer;
+      const spans = await this.ctx.detectSpeechData(data, {});
+      return spans.map((s) => ({ start: s.t0 / 100, end: s.t1 / 100 }));
+    });
+  }
+
+  detectFile(file: string): Promise<SpeechSpan[]> {
+    return this.serial.run(async () => (await this.ctx.detectSpeechFile(file, {})).map((s) => ({ start: s.t0 / 100, end: s.t1 / 100 })));
+  }
+}
