@@ -30,7 +30,9 @@ export async function startService(
     // Live mode loads its models now: a missing or broken model stops the start, naming the file.
     if (services.pipeline === "live") openWhisperTranscriber(config, services.logger);
     const app = createApp(services);
-    listener = await listen(app.fetch, { host: config.host, port: config.port, maxBodyBytes: (config.maxUploadMb + 1) * 1024 * 1024 });
+    // Uploads are capped while streaming (422 invalid_file) and the rest of a refused body is drained (up to 64 MiB),
+    // so the socket-level cap sits above both: a client sending too much reads the 422 instead of a reset.
+    listener = await listen(app.fetch, { host: config.host, port: config.port, maxBodyBytes: (config.maxUploadMb + 65) * 1024 * 1024 });
   } catch (e) {
     await services.close();
     throw e;
