@@ -48,7 +48,7 @@ export function companyCommand(program: Command, ctx: CliContext): void {
     .option("--name <name>", "new name")
     .option("--low-score-threshold <n>", "overall score below which call.low_score_detected fires")
     .option("--rep-channel <left|right>", "stereo channel that carries the rep")
-    .option("--trackers <file>", "JSON file of phrase trackers overriding the built-in ones (docs/readme/analyzers.md)")
+    .option("--trackers <file>", "JSON file of phrase trackers overriding the built-in ones (docs/analyzers.md)")
     .option("--clear-trackers", "go back to the built-in trackers")
     .option("--json", "print the company as JSON")
     .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; trackers?: string; clearTrackers?: boolean; json?: boolean }, cmd: Command) => {

@@ -21,7 +21,7 @@ export function signatureHeader(secrets: string[], timestamp: number, body: stri
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 /**
- * The receiver side, as docs/readme/webhooks.md tells customers to write it;
+ * The receiver side, as docs/webhooks.md tells customers to write it;
  * `webhook test` and our own tests use it to check what we send.
  */
 export function verifySignature(header: string, secret: string, body: string | Uint8Array, nowSeconds: number, toleranceSeconds = SIGNATURE_TOLERANCE_SECONDS): boolean {

@@ -10,7 +10,7 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 const round4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
 /**
- * Talk metrics from voice activity (definitions in docs/readme/transcription.md):
+ * Talk metrics from voice activity (definitions in docs/transcription.md):
  * - talk seconds: union of a speaker's speech spans;
  * - talk_ratio: rep / (rep + customer) talk seconds (null when nobody speaks);
  * - longest monologue: the longest run of one speaker's spans with no speech of

@@ -15,7 +15,7 @@ const PRAGMAS = [
   "PRAGMA busy_timeout = 10000",
   // Checkpoints (the only fsyncs under synchronous=NORMAL) every 10,000 WAL pages (~40 MiB) instead
   // of SQLite's 1,000: each small commit appends whole pages, so the default checkpointed every ~20
-  // calls and its fsyncs were the largest single cost of the queue (measured: docs/readme/performance.md).
+  // calls and its fsyncs were the largest single cost of the queue (measured: docs/performance.md).
   "PRAGMA wal_autocheckpoint = 10000",
   // After a checkpoint the log is cut back to this size if it ever grew larger (a long reader held it).
   "PRAGMA journal_size_limit = 67108864",
