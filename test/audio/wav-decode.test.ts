@@ -3,24 +3,14 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openCallAudio } from "../../src/audio/decode.js";
 import { readPcm16Window, readWavInfo, writeWav } from "../../src/audio/wav.js";
-import { StageError } from "../../src/pipeline/ports.js";
 import { ffmpegEncode, wavSamples, writeStereo } from "../helpers/audio.js";
 import { fixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
+import { stageReason } from "../helpers/stage-error.js";
 
 const tmp = tempDir("callreview-audio-");
 afterAll(() => tmp.cleanup());
 const work = (name: string) => path.join(tmp.dir, name);
-
-async function reason(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof StageError) return e.reason;
-    throw e;
-  }
-  return "no error";
-}
 
 describe("WAV reader", () => {
   it("reads the jfk fixture header: 16 kHz mono 16-bit, 11 s", () => {
@@ -91,24 +81,24 @@ describe("openCallAudio", () => {
   it("a truncated WAV fails with corrupt_audio", async () => {
     const file = work("trunc.wav");
     fs.writeFileSync(file, fs.readFileSync(fixture("jfk.wav")).subarray(0, 100_000));
-    expect(await reason(openCallAudio(file, { workDir: work("w3") }))).toBe("corrupt_audio");
+    expect(await stageReason(openCallAudio(file, { workDir: work("w3") }))).toBe("corrupt_audio");
   });
 
   it("a zero-length file fails with corrupt_audio", async () => {
     const file = work("empty.wav");
     fs.writeFileSync(file, "");
-    expect(await reason(openCallAudio(file, { workDir: work("w4") }))).toBe("corrupt_audio");
+    expect(await stageReason(openCallAudio(file, { workDir: work("w4") }))).toBe("corrupt_audio");
   });
 
   it("a renamed text file fails with unsupported_audio", async () => {
     const file = work("notes.mp3");
     fs.writeFileSync(file, "this is a meeting note, not a recording\n".repeat(20));
-    expect(await reason(openCallAudio(file, { workDir: work("w5") }))).toBe("unsupported_audio");
+    expect(await stageReason(openCallAudio(file, { workDir: work("w5") }))).toBe("unsupported_audio");
   });
 
   it("an OGG header with garbage after it fails with corrupt_audio (ffmpeg cannot decode it)", async () => {
     const file = work("bad.ogg");
     fs.writeFileSync(file, Buffer.concat([Buffer.from("OggS"), Buffer.alloc(5000, 7)]));
-    expect(await reason(openCallAudio(file, { workDir: work("w6") }))).toBe("corrupt_audio");
+    expect(await stageReason(openCallAudio(file, { workDir: work("w6") }))).toBe("corrupt_audio");
   });
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { loadConfig, type Config } from "../../src/config.js";
 import { silentLogger } from "../../src/logger.js";
 import { createServices, type Services } from "../../src/services.js";
+import { createCompany } from "../../src/store/companies.js";
 import type { Clock } from "../../src/time.js";
 
 /** A fresh temp directory, removed by the returned cleanup. */
@@ -31,4 +32,11 @@ export async function testServices(overrides: Partial<Config> = {}, opts: { cloc
       cleanup();
     },
   };
+}
+
+/** testServices() plus one company, "Acme": the setup most store, queue and pipeline tests start from. */
+export async function servicesWithCompany(overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}) {
+  const s = await testServices(overrides, opts);
+  const companyId = (await createCompany(s.store.db, { name: "Acme" })).id;
+  return { s, companyId };
 }

@@ -6,10 +6,9 @@ import { startWorkers } from "../../src/pipeline/pool.js";
 import type { Analyzer, Transcriber } from "../../src/pipeline/ports.js";
 import type { PipelineParts } from "../../src/pipeline/select.js";
 import { runOnce } from "../../src/pipeline/worker.js";
-import { createCompany } from "../../src/store/companies.js";
 import { latestTranscriptRow } from "../../src/store/transcripts.js";
 import { fixture } from "../helpers/fixtures.js";
-import { testServices } from "../helpers/services.js";
+import { servicesWithCompany, testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 
@@ -24,10 +23,7 @@ async function until(fn: () => Promise<boolean>, ms = 10_000) {
 describe("worker pool and progress", () => {
   let s: S;
   let companyId: number;
-  beforeEach(async () => {
-    s = await testServices();
-    companyId = (await createCompany(s.store.db, { name: "Acme" })).id;
-  });
+  beforeEach(async () => ({ s, companyId } = await servicesWithCompany()));
   afterEach(() => s.dispose());
 
   it("stop() lets a job finish within the grace time", async () => {

@@ -2,13 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../../src/errors.js";
-import { StageError } from "../../src/pipeline/ports.js";
 import { openWhisperTranscriber, type WhisperTranscriber } from "../../src/pipeline/transcribers/whisper.js";
 import type { Company } from "../../src/store/companies.js";
 import type { CallRow } from "../../src/store/schema.js";
 import { ffmpegEncode, wavSamples, writeStereo } from "../helpers/audio.js";
 import { fixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
+import { stageReason } from "../helpers/stage-error.js";
 
 const tmp = tempDir("callreview-whisper-");
 const modelsDir = path.join(tmp.dir, "models");
@@ -59,16 +59,6 @@ function rttmUnionSeconds(text: string): number {
     }
   }
   return total + (cur ? cur.end - cur.start : 0);
-}
-
-async function failure(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof StageError) return e.reason;
-    throw e;
-  }
-  return "no error";
 }
 
 describe("whisper transcriber on the real engine", () => {
@@ -166,9 +156,9 @@ describe("whisper transcriber on the real engine", () => {
     const text = file("minutes.wav");
     fs.writeFileSync(text, "Minutes of the meeting\n".repeat(50));
     const input = (audioPath: string) => ({ call, company: company(), audioPath, audioFormat: "wav" });
-    expect(await failure(transcriber.transcribe(input(truncated)))).toBe("corrupt_audio");
-    expect(await failure(transcriber.transcribe(input(empty)))).toBe("corrupt_audio");
-    expect(await failure(transcriber.transcribe(input(text)))).toBe("unsupported_audio");
+    expect(await stageReason(transcriber.transcribe(input(truncated)))).toBe("corrupt_audio");
+    expect(await stageReason(transcriber.transcribe(input(empty)))).toBe("corrupt_audio");
+    expect(await stageReason(transcriber.transcribe(input(text)))).toBe("unsupported_audio");
     const after = await transcriber.measureTalk({ call, company: company(), audioPath: fixture("jfk.wav") });
     expect(after.metrics.speech_seconds).toBeGreaterThan(5);
     expect(fs.readdirSync(path.join(dataDir, "tmp", "transcribe"))).toEqual([]);

@@ -2,19 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { databasePath } from "../../src/config.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { onJobsAdded } from "../../src/queue/jobs-added.js";
-import { createCompany } from "../../src/store/companies.js";
 import { openSqlite } from "../../src/store/driver.js";
-import { testServices } from "../helpers/services.js";
+import { servicesWithCompany, testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 
 describe("jobs-added signal (wakes this process's idle workers)", () => {
   let s: S;
   let companyId: number;
-  beforeEach(async () => {
-    s = await testServices();
-    companyId = (await createCompany(s.store.db, { name: "Acme" })).id;
-  });
+  beforeEach(async () => ({ s, companyId } = await servicesWithCompany()));
   afterEach(() => s.dispose());
 
   it("fires after the commit: another connection already sees the job", async () => {

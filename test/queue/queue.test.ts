@@ -6,19 +6,15 @@ import { completeJob } from "../../src/queue/complete-job.js";
 import { extendLease } from "../../src/queue/extend-lease.js";
 import { reclaimExpiredJobs } from "../../src/queue/reclaim-expired.js";
 import { releaseJob } from "../../src/queue/release-job.js";
-import { createCompany } from "../../src/store/companies.js";
 import { openSqlite } from "../../src/store/driver.js";
-import { testServices } from "../helpers/services.js";
+import { servicesWithCompany, testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 
 describe("queue", () => {
   let s: S;
   let companyId: number;
-  beforeEach(async () => {
-    s = await testServices();
-    companyId = (await createCompany(s.store.db, { name: "Acme" })).id;
-  });
+  beforeEach(async () => ({ s, companyId } = await servicesWithCompany()));
   afterEach(() => s.dispose());
 
   const later = () => new Date(Date.now() + 1000);

@@ -1,19 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acceptBatches, acceptCall } from "../../src/intake/accept-call.js";
 import { databasePath } from "../../src/config.js";
-import { createCompany } from "../../src/store/companies.js";
 import { createGroupCommit } from "../../src/store/group-commit.js";
-import { testServices } from "../helpers/services.js";
+import { servicesWithCompany, testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 
 describe("group commit of accepted calls", () => {
   let s: S;
   let companyId: number;
-  beforeEach(async () => {
-    s = await testServices();
-    companyId = (await createCompany(s.store.db, { name: "Acme" })).id;
-  });
+  beforeEach(async () => ({ s, companyId } = await servicesWithCompany()));
   afterEach(() => s.dispose());
 
   const count = async (table: "calls" | "jobs" | "events" | "call_history") =>

@@ -2,17 +2,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callHistory, transitionCall } from "../../src/calls/state.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { createCompany } from "../../src/store/companies.js";
-import { testServices } from "../helpers/services.js";
+import { servicesWithCompany, testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 
 describe("acceptCall and the state machine", () => {
   let s: S;
   let companyId: number;
-  beforeEach(async () => {
-    s = await testServices();
-    companyId = (await createCompany(s.store.db, { name: "Acme" })).id;
-  });
+  beforeEach(async () => ({ s, companyId } = await servicesWithCompany()));
   afterEach(() => s.dispose());
 
   it("writes the call, one job, one call.received event and the first history row together", async () => {
