@@ -130,6 +130,17 @@ describe("whisper transcriber on the real engine", () => {
       expect(metrics.talk_ratio).toBe(0);
     });
 
+    it("a full transcription of a stereo call runs both channels and keeps the speaker metrics", async () => {
+      const progress: number[] = [];
+      const t = await transcriber.transcribe({ call, company: company(), audioPath: leftJfk, audioFormat: "wav", onProgress: (p) => progress.push(p) });
+      // The weightless model recognises nothing: no invented segments, but the talk metrics are real.
+      expect(t.segments).toEqual([]);
+      expect(t.metrics?.rep_talk_seconds).toBeCloseTo(jfkSpeech, 0);
+      expect(t.metrics?.customer_talk_seconds).toBe(0);
+      expect(t.metrics?.talk_ratio).toBe(1);
+      expect(progress.at(-1)).toBe(100);
+    });
+
     it("the company's rep_channel setting flips it back", async () => {
       const { metrics } = await transcriber.measureTalk({ call, company: company("right"), audioPath: rightJfk });
       expect(metrics.rep_talk_seconds).toBeCloseTo(jfkSpeech, 0);
