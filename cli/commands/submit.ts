@@ -11,7 +11,7 @@ import { getCompany } from "../../src/store/companies.js";
 import { addConfigOptions, configFrom, parseId, type CliContext } from "../context.js";
 import { printJson, spinLine, type Io } from "../io.js";
 import { createServices } from "../../src/services.js";
-import { importCallTranscript, readTranscriptFile } from "../../src/transcripts/import-call-transcript.js";
+import { readTranscriptFile } from "../../src/transcripts/import-call-transcript.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -58,8 +58,9 @@ export function submitCommand(program: Command, ctx: CliContext): void {
           intake: "cli",
           fields: { rep_name: opts.repName ?? null, customer_name: opts.customerName ?? null },
           audio: audio ? { sha256: audio.sha256, format: audio.format, bytes: audio.bytes } : null,
+          // In the call's own transaction: a running server can never claim the call before its transcript exists.
+          transcript,
         });
-        await importCallTranscript(services.store.db, { companyId, callId: call.id, transcript });
         const file = files[0] ?? opts.transcript;
         accepted.push({ file, call_id: call.id, status: duplicate ? "duplicate" : "received" });
         if (!opts.json) ctx.io.out(`${file}: call ${call.id} ${duplicate ? "duplicate" : "received"} with transcript ${opts.transcript} (${callPath(call.id)})`);

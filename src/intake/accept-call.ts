@@ -6,6 +6,8 @@ import type { CallRow } from "../store/schema.js";
 import { recordEvent } from "../events/outbox.js";
 import { insertFirstJob } from "../queue/add-job.js";
 import { signalJobsAdded } from "../queue/jobs-added.js";
+import type { Transcript } from "../pipeline/ports.js";
+import { insertTranscript } from "../store/transcripts.js";
 import { isoNow } from "../time.js";
 
 /** The call attributes a submission can carry (spec 2.1), already validated. */
@@ -35,6 +37,8 @@ export interface AcceptInput {
   /** The inbound webhook's payload exactly as received. */
   rawPayload?: string | null;
   audio?: { sha256: string; format: string; bytes: number } | null;
+  /** A transcript brought with the call: stored before its job exists, so no worker can start the call without it. */
+  transcript?: Transcript | null;
 }
 
 export interface AcceptResult {
@@ -127,6 +131,7 @@ export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date): Promis
     return { call: existing!, duplicate: true };
   }
   await trx.executeQuery(CompiledQuery.raw(INSERT_FIRST_HISTORY, [inserted.id, ts]));
+  if (input.transcript) await insertTranscript(trx, { callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
   await insertFirstJob(trx, { callId: inserted.id, priority }, now);
   await recordEvent(trx, inserted, "call.received", {}, now);
   return { call: inserted, duplicate: false };

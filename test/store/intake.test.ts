@@ -28,6 +28,16 @@ describe("acceptCall and the state machine", () => {
     expect((await callHistory(s.store.db, call.id)).map((h) => h.to_status)).toEqual(["queued"]);
   });
 
+  it("stores a transcript brought with the call in the call's own transaction, before its job can be claimed", async () => {
+    const transcript = { segments: [{ t_start: 0, t_end: 2, speaker: "rep", text: "Hello, this call is recorded." }], metrics: null, language: "en", model: "imported" };
+    const { call } = await acceptCall(s.store.db, { companyId, intake: "cli", fields: {}, transcript });
+    const rows = await s.store.db.selectFrom("transcripts").selectAll().where("call_id", "=", call.id).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ source: "imported", language: "en" });
+    expect(JSON.parse(rows[0].segments)).toEqual(transcript.segments);
+    expect(await s.store.db.selectFrom("jobs").selectAll().where("call_id", "=", call.id).execute()).toHaveLength(1);
+  });
+
   it("concurrent submissions with one external id create exactly one call", async () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: "same" } })));
     expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
