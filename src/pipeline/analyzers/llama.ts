@@ -6,9 +6,9 @@ import { StageError, type AnalyzeInput, type Analyzer } from "../ports.js";
 import { chunkLines } from "./llm/chunk.js";
 import { DEFAULT_DRAFT_LIMITS, draftJsonSchema, type DraftLimits } from "./llm/draft-schema.js";
 import { finalizeLlmReport, mergeDrafts, parseDraft, type Draft } from "./llm/merge.js";
+import { llmGroundwork } from "./llm/groundwork.js";
 import { evidenceText, formatSegment, SYSTEM_PROMPT, userPrompt } from "./llm/prompt.js";
 import { LLM_SEED } from "./ollama.js";
-import { buildRulesReport } from "./rules/analyzer.js";
 import { gatherEvidence } from "./rules/evidence.js";
 import { compiledTrackers } from "./rules/tracker-config.js";
 
@@ -106,10 +106,8 @@ export class LlamaAnalyzer implements Analyzer {
   constructor(private readonly opts: LlamaOptions) {}
 
   async analyze(input: AnalyzeInput): Promise<Report> {
-    const ev = gatherEvidence(input.transcript, compiledTrackers(input.company.settings.trackers));
-    const rules = buildRulesReport(input, ev);
-    const ctx = { transcript: input.transcript, call: input.call, company: input.company };
-    if (ev.segments.length === 0) return finalizeLlmReport(rules as Draft, rules, ctx);
+    const { ev, rules, ctx, done } = llmGroundwork(input);
+    if (done) return done;
     const engine = await loadEngine(this.opts.modelPath);
     return serial(() => this.generate(engine, input, ev, rules, ctx));
   }

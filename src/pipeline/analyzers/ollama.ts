@@ -4,10 +4,8 @@ import { reportJsonSchema } from "../../report/validate.js";
 import { StageError, type AnalyzeInput, type Analyzer } from "../ports.js";
 import { chunkLines } from "./llm/chunk.js";
 import { finalizeLlmReport, mergeDrafts, parseDraft, type Draft } from "./llm/merge.js";
+import { llmGroundwork } from "./llm/groundwork.js";
 import { evidenceText, formatSegment, SYSTEM_PROMPT, userPrompt } from "./llm/prompt.js";
-import { buildRulesReport } from "./rules/analyzer.js";
-import { gatherEvidence } from "./rules/evidence.js";
-import { compiledTrackers } from "./rules/tracker-config.js";
 
 export const LLM_SEED = 42;
 
@@ -51,10 +49,8 @@ export class OllamaAnalyzer implements Analyzer {
   constructor(private readonly opts: OllamaOptions) {}
 
   async analyze(input: AnalyzeInput): Promise<Report> {
-    const ev = gatherEvidence(input.transcript, compiledTrackers(input.company.settings.trackers));
-    const rules = buildRulesReport(input, ev);
-    const ctx = { transcript: input.transcript, call: input.call, company: input.company };
-    if (ev.segments.length === 0) return finalizeLlmReport(rules as Draft, rules, ctx);
+    const { ev, rules, ctx, done } = llmGroundwork(input);
+    if (done) return done;
 
     const budget = AbortSignal.timeout(this.opts.timeoutSeconds * 1000);
     const signal = input.signal ? AbortSignal.any([input.signal, budget]) : budget;
