@@ -1,0 +1,33 @@
+import type { Sentence } from "./text.js";
+
+const DAYS = new Set(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "tomorrow", "today", "tonight", "weekend", "morning", "afternoon", "evening", "eod", "noon"]);
+const MONTHS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]);
+const CLOCK = new Set(["am", "pm", "oclock", "thirty", "fifteen", "quarter", "half"]);
+/** Fillers carry no meaning for any tracker; dropping them keeps bigrams about content. */
+const FILLERS = new Set(["um", "uh", "uhh", "umm", "er", "erm", "hmm", "like", "yeah", "oh", "well", "so", "okay", "ok", "right", "just", "honestly", "basically", "actually", "really", "mean", "know", "kinda", "sort", "kind", "the", "a", "an"]);
+
+/**
+ * A sentence -> the classifier's features: lemmas (marked "!" inside a
+ * negation), lemma bigrams, and a few shape marks (question, conditional,
+ * number, weekday/clock/month words). Sorted and de-duplicated so the same
+ * sentence always gives the same vector.
+ */
+export function sentenceFeatures(s: Sentence): string[] {
+  const f = new Set<string>();
+  const words = s.tokens.filter((t) => !t.punct);
+  const content = words.filter((t) => !FILLERS.has(t.norm));
+  for (const t of words) {
+    f.add((t.neg ? "!" : "") + t.lemma);
+    if (DAYS.has(t.norm)) f.add("@day");
+    if (MONTHS.has(t.norm)) f.add("@month");
+    if (CLOCK.has(t.norm)) f.add("@clock");
+    if (t.lemma === "#num") f.add("@num");
+  }
+  for (let i = 0; i + 1 < content.length; i++) f.add(`${content[i].lemma}_${content[i + 1].lemma}`);
+  if (content.length) f.add(`^${content[0].lemma}`);
+  if (s.question) f.add("@question");
+  if (s.hypothetical) f.add("@hypothetical");
+  if (words.some((t) => t.neg)) f.add("@negated");
+  f.add(words.length <= 4 ? "@short" : words.length >= 20 ? "@long" : "@mid");
+  return [...f].sort();
+}
