@@ -1,4 +1,4 @@
-import type { Sentence } from "./text.js";
+import { isNumberWord, type Sentence } from "./text.js";
 
 const DAYS = new Set(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "tomorrow", "today", "tonight", "weekend", "morning", "afternoon", "evening", "eod", "noon"]);
 const MONTHS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]);
@@ -21,13 +21,14 @@ export function sentenceFeatures(s: Sentence): string[] {
     if (DAYS.has(t.norm)) f.add("@day");
     if (MONTHS.has(t.norm)) f.add("@month");
     if (CLOCK.has(t.norm)) f.add("@clock");
-    if (t.lemma === "#num") f.add("@num");
+    if (t.lemma === "#num" || isNumberWord(t.norm)) f.add("@num");
+    if (t.name && !DAYS.has(t.norm) && !MONTHS.has(t.norm)) f.add("@name");
   }
+  for (let i = 0; i + 1 < words.length; i++) if ((words[i].lemma === "#num" || isNumberWord(words[i].norm)) && /^(year|month|week)$/.test(words[i + 1].lemma)) f.add("@duration");
   for (let i = 0; i + 1 < content.length; i++) f.add(`${content[i].lemma}_${content[i + 1].lemma}`);
   if (content.length) f.add(`^${content[0].lemma}`);
   if (s.question) f.add("@question");
   if (s.hypothetical) f.add("@hypothetical");
   if (words.some((t) => t.neg)) f.add("@negated");
-  f.add(words.length <= 4 ? "@short" : words.length >= 20 ? "@long" : "@mid");
   return [...f].sort();
 }

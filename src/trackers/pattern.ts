@@ -4,7 +4,7 @@ import { splitWord, type Token } from "./text.js";
 /**
  * Phrase patterns with proximity, matched on the tokens of one sentence:
  *
- *   word          the word, or any form with the same lemma ("claims" meets "claim")
+ *   word          the word; written in its base form, any form of it ("claim" meets "claims", "claimed")
  *   word*         any word starting with it ("record*": record, recorded, recording)
  *   "two words"   consecutive words
  *   (a|b c|d*)    one of the alternatives
@@ -14,7 +14,7 @@ import { splitWord, type Token } from "./text.js";
  *
  * e.g. `record* NEAR/6 (call|line|conversation)`, `(only|every|no) NEAR/4 (claim|exception*)`.
  */
-type Unit = { kind: "word"; norm: string; lemma: string } | { kind: "prefix"; prefix: string } | { kind: "alt"; options: Seq[] };
+type Unit = { kind: "word"; norm: string; base: boolean } | { kind: "prefix"; prefix: string } | { kind: "alt"; options: Seq[] };
 type Seq = Unit[];
 interface Chain {
   first: Seq;
@@ -47,7 +47,7 @@ function wordUnits(raw: string): Unit[] {
     }
     const parts = splitWord(w.replace(/[^a-z0-9']/g, "")).filter(Boolean);
     if (parts.length === 0) throw new PatternError(`"${w}" is not a word`);
-    return parts.map((norm) => ({ kind: "word", norm, lemma: /^[0-9]/.test(norm) ? "#num" : lemmaOf(norm) }));
+    return parts.map((norm) => ({ kind: "word", norm, base: /^[0-9]/.test(norm) || lemmaOf(norm) === norm }));
   });
 }
 
@@ -96,7 +96,8 @@ export function parsePattern(src: string): Chain {
 function unitAt(u: Unit, words: Token[], at: number): number[] {
   const t = words[at];
   if (!t) return [];
-  if (u.kind === "word") return t.norm === u.norm || t.lemma === u.lemma ? [at + 1] : [];
+  // A word written in its base form meets every form of it ("claim": claims, claimed); an inflected one only itself.
+  if (u.kind === "word") return t.norm === u.norm || (u.base && t.lemma === u.norm) ? [at + 1] : [];
   if (u.kind === "prefix") return t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix) ? [at + 1] : [];
   return u.options.flatMap((s) => seqEnds(s, words, at));
 }

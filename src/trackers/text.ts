@@ -11,6 +11,8 @@ export interface Token {
   lemma: string;
   neg: boolean;
   punct: boolean;
+  /** Written with a capital inside the sentence: a name (person, company, product). */
+  name: boolean;
 }
 
 export interface Sentence {
@@ -62,9 +64,12 @@ export function splitWord(raw: string): string[] {
 
 /** Lower-case words, numbers and sentence punctuation; "%" and "$" spelled out. */
 function rawTokens(text: string): string[] {
-  const t = text.toLowerCase().replace(/%/g, " percent ").replace(/\$/g, " dollar ").replace(/[\u2018\u2019\u02bc`]/g, "'");
-  return t.match(/[a-z0-9]+(?:['.][a-z0-9]+)*'?[a-z]*|[.!?,;:\u2014\u2013-]+/g) ?? [];
+  const t = text.replace(/%/g, " percent ").replace(/\$/g, " dollar ").replace(/[\u2018\u2019\u02bc`]/g, "'");
+  return t.match(/[A-Za-z0-9]+(?:['.][A-Za-z0-9]+)*'?[A-Za-z]*|[.!?,;:\u2014\u2013-]+/g) ?? [];
 }
+
+const NUMBER_WORDS = new Set(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "grand", "million", "half", "dozen"]);
+export const isNumberWord = (w: string) => NUMBER_WORDS.has(w);
 
 /** The text of a transcript segment -> sentences. Deterministic and allocation-light: it runs on every segment of every call. */
 export function readUtterance(text: string): Sentence[] {
@@ -76,20 +81,24 @@ export function readUtterance(text: string): Sentence[] {
     tokens = [];
     negLeft = 0;
     let question = false;
-    for (const raw of rawTokens(piece)) {
+    let first = true;
+    for (const cased of rawTokens(piece)) {
+      const raw = cased.toLowerCase();
       if (/^[.!?,;:\u2014\u2013-]+$/.test(raw)) {
         if (raw.includes("?")) question = true;
-        tokens.push({ norm: raw[0], lemma: raw[0], neg: false, punct: true });
+        tokens.push({ norm: raw[0], lemma: raw[0], neg: false, punct: true, name: false });
         negLeft = 0;
         continue;
       }
+      const name = !first && /^[A-Z]/.test(cased) && cased !== "I" && !/^I'/.test(cased);
+      first = false;
       for (const w of splitWord(raw.replace(/\.$/, ""))) {
         if (!w) continue;
         const isNum = /^[0-9]/.test(w);
         const lemma = isNum ? "#num" : lemmaOf(w);
         if (SCOPE_ENDS.has(w)) negLeft = 0;
         const neg = negLeft > 0;
-        tokens.push({ norm: w, lemma, neg, punct: false });
+        tokens.push({ norm: w, lemma, neg, punct: false, name });
         if (negLeft > 0) negLeft--;
         if (NEGATORS.has(w) || NEGATORS.has(lemma)) negLeft = NEG_SCOPE;
       }
