@@ -36,7 +36,8 @@ const NEGATORS = new Set(["not", "no", "never", "nobody", "nothing", "none", "ne
 const SCOPE_ENDS = new Set(["but", "however", "although", "though", "yet", "except", "instead", "so", "because", "and"]);
 const NEG_SCOPE = 7;
 const QUESTION_OPENERS = new Set(["who", "what", "when", "where", "why", "how", "which", "whats", "hows", "is", "are", "do", "does", "did", "can", "could", "would", "will", "should", "shall", "have", "has", "any"]);
-const HYPOTHETICAL = /\b(if|suppose|supposing|imagine|hypothetically|say you|in case|unless|would be nice|would be great|wish|whether)\b/;
+/** Opens as a condition, or wishes: "if price were an issue…", "what if…", "risk-free would be nice". A mid-sentence "if" is not enough ("it closes tonight if you want a spot"). */
+const HYPOTHETICAL = /^(?:(?:so|and|but|well|okay|um|uh|look|now)[, ]+)*(?:if|what if|even if|suppose|supposing|imagine|say)\b|\b(?:hypothetically|in theory|would be nice|would be great|would be lovely|i wish|we wish)\b/;
 
 /** The same contractions typed without an apostrophe ("dont", "thats"), as transcripts and tracker files often have them. */
 const BARE: Record<string, string[]> = {

@@ -25,9 +25,15 @@ const FAMILY: Partial<Record<TrackerCategory, string>> = {
 const OVERLAPS = new Set(["objection_need|rejection", "rejection|objection_need"]);
 
 /** Features of a whole example: its sentences' features together. */
+const featureMemo = new Map<string, string[]>();
 export function exampleFeatures(text: string): string[] {
-  const sentences = readUtterance(text);
-  return [...new Set(sentences.flatMap((s: Sentence) => sentenceFeatures(s)))].sort();
+  let f = featureMemo.get(text);
+  if (!f) {
+    f = [...new Set(readUtterance(text).flatMap((s: Sentence) => sentenceFeatures(s)))].sort();
+    if (featureMemo.size > 50_000) featureMemo.clear();
+    featureMemo.set(text, f);
+  }
+  return f;
 }
 
 function sides(t: TrackerDef): Array<"rep" | "customer"> {

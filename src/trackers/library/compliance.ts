@@ -95,7 +95,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
   {
     id: "claim_pressure", category: "prohibited_claim", type: "pressure_tactics", speaker: "rep", severity: "high",
     patterns: [
-      "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (disappear*|expire*|gone|go away|ends|closes|vanish*|goes up|double|lose|won't be|will not be|off the table|pull*)", "(before|when|once) (we|you) (hang up|get off|end the call)", "(decide|decision|commit|answer|yes) NEAR/5 (now|today|tonight|right away|on this call|before)", "(last|final) (chance|day|call|opportunity)", "(only|just) NEAR/3 (today|tonight|this call|right now|few (left|spots|hours))", "(need|have) NEAR/4 (answer|commitment|decision|yes) NEAR/4 (now|today|tonight|call|hang up)",
+      "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (disappear*|expire*|gone|go away|ends|closes|vanish*|goes up|double|lose|won't be|will not be|off the table|pull*)", "(before|when|once) (we|you) (hang up|get off|end the call)", "(decide|decision|commit|answer|yes) NEAR/5 (now|today|tonight|right away|on this call|before (we|you) (hang up|get off))", "(last|final) (chance|day|call|opportunity)", "(only|just) NEAR/3 (today|tonight|this call|right now|few (left|spots|hours))", "(need|have) NEAR/4 (answer|commitment|decision|yes) NEAR/4 (now|today|tonight|call|hang up)",
     ],
     exclude: ["no (pressure|rush|hurry)", "(take|have) (your|all the|the) time", "(dont|do not|not) NEAR/3 (rush|decide|pressure|need to decide)"],
     examples: [

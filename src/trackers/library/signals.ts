@@ -84,7 +84,7 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "signal_commitment", category: "buying_signal", type: "commitment", speaker: "customer", strength: "strong",
+    id: "signal_commitment", category: "buying_signal", type: "commitment", speaker: "customer", strength: "strong", threshold: 0.75,
     patterns: [
       "(send|email|shoot) NEAR/5 (contract|agreement|paperwork|order form|order|docusign|invoice|application|purchase order|po)", "(lets|let us) (do it|go ahead|go for it|move forward|get (it|this) (started|going|signed))", "(go|going|move|moving) (ahead|forward) NEAR/6 (with|it|this|today|then)", "(sign|signing) NEAR/4 (it|today|tonight|now|this|contract|agreement)", "(well|we will|i will|ill) (take|buy|get) (it|that|them|the|both)", "(count us in|sign us up|sign me up|youve got a deal|you have a deal|its a deal|deal)", "(ready|want|happy) to (sign|buy|start|go|proceed|commit|move forward|renew)", "(want|like) to (renew|go with|sign up|buy|order|proceed)", "(put|place) NEAR/3 order",
     ],
@@ -123,6 +123,11 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
       "I'd like to invest, but I want to talk to my son first.",
       "Send me the brochure.",
       "Let's talk again next week.",
+      "Yes, go ahead.",
+      "Sure, go ahead, I've got a few minutes.",
+      "Our VP signs off on anything like this.",
+      "He signs everything, so it's up to him.",
+      "Okay, I'll think it over and let you know.",
     ],
   },
   {
