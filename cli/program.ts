@@ -11,6 +11,7 @@ import { submitCommand } from "./commands/submit.js";
 import { callsCommand } from "./commands/calls.js";
 import { reportCommand } from "./commands/report.js";
 import { webhookCommand } from "./commands/webhook.js";
+import { trackersCommand } from "./commands/trackers.js";
 import type { CliContext } from "./context.js";
 import { processIo, type Io } from "./io.js";
 
@@ -37,6 +38,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   webhookCommand(program, ctx);
   deliveriesCommand(program, ctx);
   analyzeCommand(program, ctx);
+  trackersCommand(program, ctx);
 
   // Subcommands inherit the I/O and error handling.
   for (const c of allCommands(program)) {
