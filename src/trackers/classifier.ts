@@ -37,7 +37,9 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 export function train(examples: TrainingExample[], opts: TrainOptions = {}): LinearModel {
   const epochs = opts.epochs ?? 30;
   const l2 = opts.l2 ?? 1e-4;
-  const pw = opts.positiveWeight ?? 2;
+  // Few positives against many negatives: weigh positives up so a tracker given a handful of examples still learns them.
+  const positives = examples.filter((e) => e.label === 1).length;
+  const pw = opts.positiveWeight ?? Math.max(2, Math.sqrt((examples.length - positives) / Math.max(1, positives)));
   const w = new Map<string, number>();
   let bias = 0;
   const order = examples.map((_, i) => i);

@@ -10,6 +10,7 @@ import { splitWord, type Token } from "./text.js";
  *   (a|b c|d*)    one of the alternatives
  *   A B           A directly followed by B
  *   A NEAR/n B    A and B within n words of each other, either order
+ *   A BEFORE/n B  A, then B within n words
  *   A ... B       A, then B within six words (the older tracker files' gap)
  *
  * e.g. `record* NEAR/6 (call|line|conversation)`, `(only|every|no) NEAR/4 (claim|exception*)`.
@@ -25,7 +26,7 @@ export class PatternError extends Error {}
 
 function lex(src: string): string[] {
   const out: string[] = [];
-  const re = /\s*(NEAR\/\d+|\.\.\.|"[^"]*"|[()|]|[^\s()|"]+)/y;
+  const re = /\s*(NEAR\/\d+|BEFORE\/\d+|\.\.\.|"[^"]*"|[()|]|[^\s()|"]+)/y;
   let m: RegExpExecArray | null;
   let at = 0;
   re.lastIndex = 0;
@@ -56,7 +57,7 @@ export function parsePattern(src: string): Chain {
   let i = 0;
   const parseSeq = (stop: Set<string>): Seq => {
     const seq: Seq = [];
-    while (i < toks.length && !stop.has(toks[i]) && !/^NEAR\/\d+$/.test(toks[i]) && toks[i] !== "...") {
+    while (i < toks.length && !stop.has(toks[i]) && !/^(NEAR|BEFORE)\/\d+$/.test(toks[i]) && toks[i] !== "...") {
       const t = toks[i++];
       if (t === "(") {
         const options: Seq[] = [];
@@ -85,10 +86,11 @@ export function parsePattern(src: string): Chain {
   while (i < toks.length) {
     const op = toks[i++];
     const near = /^NEAR\/(\d+)$/.exec(op);
-    if (!near && op !== "...") throw new PatternError(`unexpected "${op}"`);
+    const before = /^BEFORE\/(\d+)$/.exec(op);
+    if (!near && !before && op !== "...") throw new PatternError(`unexpected "${op}"`);
     const seq = parseSeq(new Set(["|", ")"]));
     if (seq.length === 0) throw new PatternError(`nothing after ${op}`);
-    rest.push(near ? { op: "near", n: Math.min(50, Number(near[1])), seq } : { op: "gap", n: 6, seq });
+    rest.push(near ? { op: "near", n: Math.min(50, Number(near[1])), seq } : { op: "gap", n: before ? Math.min(50, Number(before[1])) : 6, seq });
   }
   return { first, rest };
 }

@@ -7,7 +7,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     patterns: [
       "(record*|monitor*|tape*|taping) NEAR/6 (call|calls|line|conversation|chat|this|these|today)", "recorded line", "(quality|training) (purposes|and training|and quality|reasons)", "(record|recording|recorder) (is|s) (on|running|rolling)",
     ],
-    exclude: ["(not|never|dont) NEAR/3 record*", "(is|are) (this|these|the|our) NEAR/3 record* NEAR/3 (call|calls)"],
+    exclude: ["not BEFORE/3 record*", "(is|are) (this|these|the|our) NEAR/3 record* NEAR/3 (call|calls)"],
     negatable: true,
     examples: [
       "Heads up, I keep a recording of these calls.",
@@ -34,12 +34,17 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "claim_guarantee", category: "prohibited_claim", type: "prohibited_guarantee", speaker: "rep", severity: "critical",
+    id: "claim_guarantee", category: "prohibited_claim", type: "prohibited_guarantee", speaker: "rep", severity: "critical", threshold: 0.85,
     patterns: [
-      "(guarantee*|promise*|assur*|certain|definitely|100 percent|hundred percent) NEAR/6 (return*|profit*|growth|gain*|payout|yield|income|double|triple|earn*|make money|results|outcome|approved|approval|pass|win|save|savings|percent)", "(will|going to) (definitely|certainly|absolutely) NEAR/4 (make|earn|grow|double|save|pay)", "(you|your money) NEAR/3 (will|ll) (double|triple|grow)",
+      "(guarantee*|promise*|assur*|certain|definitely|100 percent|hundred percent) NEAR/6 (return*|profit*|growth|gain*|payout|yield|income|double|triple|earn*|make money|results|outcome|approved|approval|pass|win|save|savings|percent)", "(will|going to) (definitely|certainly|absolutely) NEAR/4 (make|earn|grow|double|save|pay)", "(you|your money) NEAR/3 (will|ll) (double|triple|grow)", "(i|we) (guarantee|promise) (it|that|this|you)", "(its|it be|thats|that be) (guaranteed|a lock|a sure thing|a done deal)", "(guarantee|guaranteed) NEAR/6 (within|on site|zero|never|every|approved|approval|police|response)", "bet my (job|house|life)",
     ],
-    exclude: ["(past|previous|historical) NEAR/4 (performance|results|returns)", "(not|no|never|cant|cannot|wont) NEAR/5 (guarantee*|promise*|assur*)"],
+    exclude: ["(past|previous|historical) NEAR/4 (performance|results|returns)", "(not|no|never|nobody|nothing) BEFORE/4 (guarantee*|promise*|assur*)", "(money back|warranty|satisfaction) NEAR/3 guarantee*"],
     examples: [
+      "It's guaranteed, you'll be approved, I'd bet my job on it.",
+      "I guarantee it, your rankings will jump within a month.",
+      "Trust me, with numbers like yours it's a lock.",
+      "We guarantee a technician at your door within two hours, every time.",
+      "Your claim will be paid, I promise you that.",
       "We guarantee a return of nine percent a year, every year.",
       "I can promise you'll at least double your money in five years.",
       "You're guaranteed to see savings from the first month, no question.",
@@ -55,6 +60,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "You will get the refund, one hundred percent, I'll make sure of it.",
     ],
     negatives: [
+      "Every filing gets done on time, and our team handles any letters.",
+      "It really depends on your volume, so I won't promise a number.",
       "I can't guarantee any returns, the value can go down as well as up.",
       "There's no guarantee, and anyone who tells you otherwise isn't being straight with you.",
       "Past performance doesn't predict future results.",
@@ -66,12 +73,15 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "claim_risk_free", category: "prohibited_claim", type: "prohibited_risk_free", speaker: "rep", severity: "high",
+    id: "claim_risk_free", category: "prohibited_claim", type: "prohibited_risk_free", speaker: "rep", severity: "high", threshold: 0.85,
     patterns: [
       "(risk free|riskfree|no risk|zero risk|without risk|without any risk|nothing to lose|cant lose|cannot lose|can not lose|no downside|cant go wrong|can not go wrong|safe as|completely safe|totally safe|fully protected|no way to lose)",
     ],
-    exclude: ["(not|no|never|isnt|nothing is|no investment is) NEAR/3 (risk free|without risk|completely safe|totally safe)", "(every|all|any) (investment|product|option) NEAR/4 (risk|carries|has)"],
+    exclude: ["(not|no|never|nothing|nobody) BEFORE/3 (risk free|without risk|completely safe|totally safe)", "(every|all|any) (investment|product|option) NEAR/4 (risk|carries|has)"],
     examples: [
+      "Your principal is completely safe, there's no way you lose money here.",
+      "Even if the market tanks, you can't lose a cent.",
+      "It's a totally safe place for your savings, zero downside.",
       "It's completely risk-free, your principal is protected.",
       "Honestly, you literally cannot lose money with it.",
       "There's really nothing to lose here.",
@@ -84,6 +94,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "This is the safest bet you'll ever make, zero risk.",
     ],
     negatives: [
+      "I'd be making it up if I told you your response time will halve, it depends.",
+      "Our policy pays claims quickly, and your family gets the money.",
       "Every investment carries some risk, and this one is no different.",
       "I would never tell you it's risk-free.",
       "Risk-free would be nice, but that's not how it works.",
@@ -93,12 +105,18 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "claim_pressure", category: "prohibited_claim", type: "pressure_tactics", speaker: "rep", severity: "high",
+    id: "claim_pressure", category: "prohibited_claim", type: "pressure_tactics", speaker: "rep", severity: "high", threshold: 0.85, skip_hypothetical: false,
     patterns: [
-      "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (disappear*|expire*|gone|go away|ends|closes|vanish*|goes up|double|lose|won't be|will not be|off the table|pull*)", "(before|when|once) (we|you) (hang up|get off|end the call)", "(decide|decision|commit|answer|yes) NEAR/5 (now|today|tonight|right away|on this call|before (we|you) (hang up|get off))", "(last|final) (chance|day|call|opportunity)", "(only|just) NEAR/3 (today|tonight|this call|right now|few (left|spots|hours))", "(need|have) NEAR/4 (answer|commitment|decision|yes) NEAR/4 (now|today|tonight|call|hang up)",
+      "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (disappear*|expire*|gone|go away|ends|closes|vanish*|goes up|double|lose|won't be|will not be|off the table|pull*)", "(before|when|once) (we|you) (hang up|get off|end the call)", "(decide|decision|commit|answer|yes) NEAR/5 (now|today|tonight|right away|on this call|before (we|you) (hang up|get off))", "(last|final) (chance|day|call|opportunity)", "(if you|you) (wait|miss|hold off|sit on|pass|don't|do not) BEFORE/8 (pay*|lose|stuck|miss|gone|full price|more|double)", "(today|now) or never", "(lose|miss) (this|it|out) BEFORE/4 (by|after|tomorrow|tonight|today)", "(dont|do not) want you to (miss|lose)", "(leave|leaving) BEFORE/4 (on the table)", "(only|just) NEAR/3 (today|tonight|this call|right now|few (left|spots|hours))", "(need|have) NEAR/4 (answer|commitment|decision|yes) NEAR/4 (now|today|tonight|call|hang up)",
     ],
-    exclude: ["no (pressure|rush|hurry)", "(take|have) (your|all the|the) time", "(dont|do not|not) NEAR/3 (rush|decide|pressure|need to decide)"],
+    exclude: ["no (pressure|rush|hurry)", "(take|have) (your|all the|the) time", "not BEFORE/3 (rush|decide|pressure|need to decide|want you to feel)"],
     examples: [
+      "If you wait, you're paying full price like everyone else, simple as that.",
+      "It's today or never on this one, honestly.",
+      "I don't want you to leave three thousand on the table by waiting.",
+      "If you miss it, you're stuck at the old rate for years.",
+      "Can you call him now? I'd hate for you two to lose this by tomorrow.",
+      "Slots under the incentive close today, after that it's gone.",
       "This rate disappears when we hang up, so I need an answer now.",
       "The allocation closes tonight, I'd need you to commit right now if you want a spot.",
       "The founder's discount ends at five o'clock today, after that it's double.",
@@ -113,6 +131,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "Everybody else already grabbed theirs, you really don't want to miss this.",
     ],
     negatives: [
+      "Today, for your profile, probably mid-sixes, but I'd need to pull credit to say.",
+      "No rush, I'll email the contract tonight and we'll set up the visit Monday.",
+      "Nobody's asking you to leave anyone today.",
       "There's no pressure to decide today, take the time you need.",
       "Take your time, the offer is good until the end of the month.",
       "No rush at all, talk it over with your husband.",
@@ -122,11 +143,11 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "sensitive_card", category: "sensitive_data_request", type: "payment_data_request", speaker: "rep", severity: "critical",
+    id: "sensitive_card", category: "sensitive_data_request", type: "payment_data_request", speaker: "rep", severity: "critical", threshold: 0.95,
     patterns: [
       "(read|give|tell|need|have|get|take|confirm|grab|provide|what is|whats) NEAR/6 (card number|card details|long number|credit card|debit card|cvv|cvc|security code|three digit code|expiration|expiry|account number|routing number|sort code|iban|social security|ssn|social|pin)", "(card|account|routing|social security) number NEAR/6 (please|go ahead|ready|when youre|whenever)", "(numbers|digits) NEAR/3 (front|back) of (the|your) card",
     ],
-    exclude: ["(dont|do not|never|wont|will not|please dont|no need to) NEAR/6 (read|give|tell|share|ask|need|take)", "(secure|payment) link"],
+    exclude: ["(not|never|no need to) BEFORE/5 (read|give|tell|share|ask|need|take|say)", "(secure|payment) link"],
     examples: [
       "Can you read me the card number you'd like to use, and the expiration date?",
       "I'll just need your social security number to run the application.",
@@ -140,6 +161,11 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "I can take your bank details now over the phone, it's quicker.",
     ],
     negatives: [
+      "Tell me what's on your plate on the HR side right now.",
+      "We're licensed in all fifty states, I can give you our license number.",
+      "I'll email you the agreement now, you sign it on your phone.",
+      "So, what's going on with the phones over there?",
+      "We load your year-to-date numbers so the forms come out right.",
       "Please don't read any card or account numbers to me on the phone.",
       "I won't ask for your card number over the phone, you'll get a secure link.",
       "You can enter your card details yourself in the portal.",
@@ -149,12 +175,18 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "claim_absolute", category: "prohibited_claim", type: "misleading_absolute_claim", speaker: "rep", severity: "medium",
+    id: "claim_absolute", category: "prohibited_claim", type: "misleading_absolute_claim", speaker: "rep", severity: "medium", threshold: 0.85,
     patterns: [
-      "(pay*|cover*|reimburs*|refund*) NEAR/4 (every|all|any) NEAR/3 (claim*|cost*|bill*|expense*|condition*|repair*)", "(no|zero|without) (exceptions|exclusions|limits|questions asked|fine print)", "(in full|every penny|every cent|hundred percent|100 percent) NEAR/6 (cover*|pay*|refund*|reimburs*|back)", "(never|always) NEAR/4 (denied|deny|rejected|turned down|fails|goes down|lose|loses|cheaper|beats|wins)", "(only|best|cheapest|lowest) NEAR/4 (one|company|provider|plan|price|option) NEAR/6 (market|country|anywhere|world|out there|that does|that can|that will)", "(every|all|none of) NEAR/2 (customers|clients|client) NEAR/5 (made|saw|got|won|earned|happy|complain*|back)", "(anything and everything|whatever happens|no matter what)",
+      "(pay*|cover*|reimburs*|refund*) NEAR/4 (every|all|any) NEAR/3 (claim*|cost*|bill*|expense*|condition*|repair*)", "(no|zero|without) (exceptions|exclusions|limits|questions asked|fine print)", "(in full|every penny|every cent|hundred percent|100 percent) NEAR/6 (cover*|pay*|refund*|reimburs*|back)", "(never|always) NEAR/4 (denied|deny|rejected|turned down|fails|goes down|lose|loses|cheaper|beats|wins)", "(only|best|cheapest|lowest) NEAR/4 (one|company|provider|plan|price|option) NEAR/6 (market|country|anywhere|world|out there|that does|that can|that will)", "(every|all|none of) BEFORE/3 (customers|clients|client) NEAR/5 (made|saw|got|won|earned|happy|complain*|back)", "(anything and everything|whatever happens|no matter what)", "every BEFORE/1 (year|month|time|client|customer|one) BEFORE/8 (since|beat*|hit|made|won|every)", "(beat|beaten|beating|outperform*) NEAR/4 (market|s p|index) NEAR/4 every", "no other NEAR/4 (fund|company|provider|plan|carrier|network) NEAR/6 (country|market|world|anywhere)", "(cover|covers) (everything|every)", "no dead (zone|zones|spots)", "(signal|coverage) everywhere", "never (get|see|have) BEFORE/4 (penalty|bill|problem|issue|notice)",
     ],
-    exclude: ["(not|doesnt|wont|isnt) NEAR/3 (cover*|pay*) NEAR/3 (every|all|everything)", "(there are|there be|with) NEAR/2 (exclusions|exceptions|limits)"],
+    exclude: ["not BEFORE/3 (cover*|pay*) BEFORE/3 (every|all|everything)", "(there are|there be|with) NEAR/2 (exclusions|exceptions|limits)"],
     examples: [
+      "We've beaten the market every single year since we started.",
+      "There's no other carrier in the country with coverage like ours.",
+      "Every single client we've had ended up on page one.",
+      "Our plans cover everything, every procedure, no limits.",
+      "You'll never see a penalty notice again, every filing done in full.",
+      "There are no dead zones on our network, you'll have signal everywhere.",
       "Our plan pays every claim, no exceptions.",
       "You'll be reimbursed in full for any repair, whatever happens.",
       "We're the only provider in the country that does this.",
@@ -168,6 +200,10 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "All pre-existing conditions are covered from day one, no limits.",
     ],
     negatives: [
+      "On this lease there's no mileage cap, you settle on resale value at the end.",
+      "It's real money, no question, some sellers try it on their own to save it.",
+      "Will you ever get a letter from the state again? Probably, at some point.",
+      "I'd be making it up if I told you your numbers will halve.",
       "There are some exclusions, I'll send you the full list.",
       "The policy doesn't cover everything, flood damage for example is separate.",
       "Most claims are paid within two weeks.",
