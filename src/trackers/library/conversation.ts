@@ -3,7 +3,7 @@ import type { LibraryTracker } from "../format.js";
 /** The shape of the conversation: next steps, discovery questions, an explicit no. */
 export const CONVERSATION_TRACKERS: LibraryTracker[] = [
   {
-    id: "next_step", category: "next_step", type: "next_step", speaker: "either",
+    id: "next_step", category: "next_step", type: "next_step", speaker: "either", threshold: 0.8,
     patterns: [
       "(call|ring|email|send|meet|talk|speak|follow up|check in|touch base|circle back|come by|visit|demo|book|schedule|set up|get back) NEAR/8 (monday|tuesday|wednesday|thursday|friday|saturday|tomorrow|tonight|today|next week|this week|end of the (day|week|month)|end of (day|week|month)|morning|afternoon|am|pm|oclock|january|february|march|april|june|july|august|september|october|november|december|the (first|second|third|fifth|tenth|twelfth|fifteenth|twentieth)|in (two|three|a couple of|a few) (days|weeks))", "(calendar|meeting|zoom|teams) (invite|link|request)", "(ill|i will|we will|well|she will|hell|he will|priya will|our team will) NEAR/3 (send|email|call|set up|book|schedule|forward|get) NEAR/8 (by|before|on|this|tomorrow|today|monday|tuesday|wednesday|thursday|friday|afternoon|morning|week)", "(kickoff|kick off|onboarding call|site visit|assessment|demo|pilot|trial) NEAR/6 (monday|tuesday|wednesday|thursday|friday|tomorrow|next week|on the|at (one|two|three|four|five|nine|ten|eleven|noon|#num))",
     ],
@@ -82,6 +82,13 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
     ],
     exclude: ["(not|never) NEAR/3 (saying no|a no)", "(if|unless) NEAR/5 (pass|not interested)"],
     examples: [
+      "No, I don't think so, we're good with who we have.",
+      "My answer is no, and please don't call again.",
+      "Between the price and the contract, this just isn't for us.",
+      "We're going to stay put, thanks anyway.",
+      "It's a no. We'll keep doing what we're doing.",
+      "I appreciate it, but it's a no from me.",
+      "We'll stick with what we have, thanks for your time.",
       "No thanks, we're all set.",
       "I'm going to pass, it's just not for us.",
       "We've decided to go with another provider.",
