@@ -82,3 +82,39 @@ export function topFeatures(model: LinearModel, features: string[], n = 4): Arra
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, n);
 }
+
+/**
+ * Many models scored at once: feature -> (model, weight) postings, so a
+ * sentence's features are looked up once for all trackers instead of once per tracker.
+ */
+export class ModelBank {
+  private readonly postings = new Map<string, { ks: Int32Array; ws: Float64Array }>();
+  private readonly biases: Float64Array;
+
+  constructor(models: Array<LinearModel | null>) {
+    this.biases = Float64Array.from(models.map((m) => m?.bias ?? 0));
+    const lists = new Map<string, Array<[number, number]>>();
+    models.forEach((m, k) => {
+      if (!m) return;
+      for (const [f, w] of Object.entries(m.weights)) {
+        let list = lists.get(f);
+        if (!list) lists.set(f, (list = []));
+        list.push([k, w]);
+      }
+    });
+    for (const [f, list] of lists) this.postings.set(f, { ks: Int32Array.from(list.map((x) => x[0])), ws: Float64Array.from(list.map((x) => x[1])) });
+  }
+
+  /** Probabilities for every model (models that are null get 0.5 and are never asked). */
+  scores(features: string[]): Float64Array {
+    const z = this.biases.slice();
+    for (const f of features) {
+      const p = this.postings.get(f);
+      if (!p) continue;
+      const { ks, ws } = p;
+      for (let j = 0; j < ks.length; j++) z[ks[j]] += ws[j];
+    }
+    for (let k = 0; k < z.length; k++) z[k] = sigmoid(z[k]);
+    return z;
+  }
+}

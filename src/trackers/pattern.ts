@@ -20,6 +20,8 @@ type Seq = Unit[];
 interface Chain {
   first: Seq;
   rest: Array<{ op: "near" | "gap"; n: number; seq: Seq }>;
+  /** Units one of which must be in the sentence for each part: a cheap test before the full match. */
+  anchors: Unit[][];
 }
 
 export class PatternError extends Error {}
@@ -92,7 +94,34 @@ export function parsePattern(src: string): Chain {
     if (seq.length === 0) throw new PatternError(`nothing after ${op}`);
     rest.push(near ? { op: "near", n: Math.min(50, Number(near[1])), seq } : { op: "gap", n: before ? Math.min(50, Number(before[1])) : 6, seq });
   }
-  return { first, rest };
+  return { first, rest, anchors: [first, ...rest.map((r) => r.seq)].map(firstUnits) };
+}
+
+function firstUnits(seq: Seq): Unit[] {
+  const u = seq[0];
+  return u.kind === "alt" ? u.options.flatMap(firstUnits) : [u];
+}
+
+/** The words of a sentence as sets, built once per sentence for the anchor test. */
+export interface WordIndex {
+  norms: Set<string>;
+  lemmas: Set<string>;
+  words: Token[];
+}
+
+export function indexWords(words: Token[]): WordIndex {
+  return { norms: new Set(words.map((w) => w.norm)), lemmas: new Set(words.map((w) => w.lemma)), words };
+}
+
+function present(u: Unit, ix: WordIndex): boolean {
+  if (u.kind === "word") return ix.norms.has(u.norm) || (u.base && ix.lemmas.has(u.norm));
+  if (u.kind === "prefix") return ix.words.some((t) => t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix));
+  return true;
+}
+
+/** False when the pattern cannot match the sentence (a part's first word is absent); true means "try it". */
+export function mayMatch(chain: Chain, ix: WordIndex): boolean {
+  return chain.anchors.every((units) => units.some((u) => present(u, ix)));
 }
 
 function unitAt(u: Unit, words: Token[], at: number): number[] {
@@ -116,9 +145,19 @@ function seqEnds(seq: Seq, words: Token[], at: number): number[] {
   return ends;
 }
 
+/** Could the unit match the word at `at`? Cheap and allocation-free, to skip most start positions. */
+function startsHere(u: Unit, t: Token): boolean {
+  if (u.kind === "word") return t.norm === u.norm || (u.base && t.lemma === u.norm);
+  if (u.kind === "prefix") return t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix);
+  return u.options.some((o) => startsHere(o[0], t));
+}
+
 function spans(seq: Seq, words: Token[]): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  for (let s = 0; s < words.length; s++) for (const e of seqEnds(seq, words, s)) out.push([s, e]);
+  for (let s = 0; s < words.length; s++) {
+    if (!startsHere(seq[0], words[s])) continue;
+    for (const e of seqEnds(seq, words, s)) out.push([s, e]);
+  }
   return out;
 }
 
@@ -141,4 +180,34 @@ export function matchPattern(chain: Chain, words: Token[]): [number, number] | n
     cur = next;
   }
   return cur.length ? cur.reduce((best, s) => (s[0] < best[0] ? s : best)) : null;
+}
+
+/**
+ * The first words of all of a tracker's patterns, as one test per sentence:
+ * when none is present, none of its patterns can match and they are skipped.
+ */
+export class AnchorSet {
+  private readonly norms = new Set<string>();
+  private readonly bases = new Set<string>();
+  private readonly prefixes: string[] = [];
+  private any = false;
+
+  constructor(chains: Chain[]) {
+    for (const c of chains) {
+      for (const u of c.anchors[0]) {
+        if (u.kind === "word") (u.base ? this.bases : this.norms).add(u.norm);
+        else if (u.kind === "prefix") this.prefixes.push(u.prefix);
+        else this.any = true;
+      }
+    }
+  }
+
+  mayMatch(ix: WordIndex): boolean {
+    if (this.any) return true;
+    for (const t of ix.words) {
+      if (this.norms.has(t.norm) || this.bases.has(t.norm) || this.bases.has(t.lemma)) return true;
+      for (const p of this.prefixes) if (t.norm.startsWith(p) || t.lemma.startsWith(p)) return true;
+    }
+    return false;
+  }
 }

@@ -63,6 +63,20 @@ export function splitWord(raw: string): string[] {
   return [w.replace(/'/g, "")];
 }
 
+const forms = new Map<string, Array<[string, string]>>();
+/** A raw lower-case word -> its words and lemmas ("can't" -> can/can, not/not), memoised: calls share most of their words. */
+function wordForms(raw: string): Array<[string, string]> {
+  let f = forms.get(raw);
+  if (!f) {
+    f = splitWord(raw.replace(/\.$/, ""))
+      .filter(Boolean)
+      .map((w) => [w, /^[0-9]/.test(w) ? "#num" : lemmaOf(w)] as [string, string]);
+    if (forms.size > 200_000) forms.clear();
+    forms.set(raw, f);
+  }
+  return f;
+}
+
 /** Lower-case words, numbers and sentence punctuation; "%" and "$" spelled out. */
 function rawTokens(text: string): string[] {
   const t = text.replace(/%/g, " percent ").replace(/\$/g, " dollar ").replace(/[\u2018\u2019\u02bc`]/g, "'");
@@ -93,10 +107,7 @@ export function readUtterance(text: string): Sentence[] {
       }
       const name = !first && /^[A-Z]/.test(cased) && cased !== "I" && !/^I'/.test(cased);
       first = false;
-      for (const w of splitWord(raw.replace(/\.$/, ""))) {
-        if (!w) continue;
-        const isNum = /^[0-9]/.test(w);
-        const lemma = isNum ? "#num" : lemmaOf(w);
+      for (const [w, lemma] of wordForms(raw)) {
         if (SCOPE_ENDS.has(w)) negLeft = 0;
         const neg = negLeft > 0;
         tokens.push({ norm: w, lemma, neg, punct: false, name });

@@ -34,6 +34,7 @@ describe("trackers in the executable", () => {
     const r = runBinary(["trackers", "test", file, "--speaker", "customer", "--text", "Honestly the union would have to sign off on that first.", "--json"], { cwd: dir });
     expect(r.code).toBe(0);
     const hit = JSON.parse(r.stdout).segments[0].hits.find((h: { tracker: string }) => h.tracker === "objection_union");
-    expect(hit).toMatchObject({ by: "classifier", source: "file" });
+    expect(hit).toMatchObject({ by: "classifier", source: "file", category: "objection", type: "union" });
+    expect(hit.score).toBeGreaterThanOrEqual(0.5);
   });
 });
