@@ -3,7 +3,7 @@ import type { LibraryTracker } from "../format.js";
 /** Objections, raised by the customer. Examples are spoken and varied; negatives are what they are not. */
 export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
-    id: "objection_price", category: "objection", type: "price", speaker: "customer",
+    id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.55,
     patterns: [
       "too (expensive|pricey|steep|much)", "(over|above|outside|beyond|exceed*) NEAR/3 budget*", "(cant|cannot|not) afford", "(north|more|higher) NEAR/4 (set aside|budgeted|budget*|had in mind|expected|were expecting)",
       "(price|cost|pricing|number|quote) NEAR/4 (high|steep|hefty|stretch|tough|big|lot)", "(cheaper|less expensive) NEAR/6 (option|quote|elsewhere|somewhere|got|found)", "money* NEAR/3 tight", "budget* NEAR/4 (tight|frozen|freeze|cut|gone|spent|squeezed|maxed)", "(justify|swallow|stomach) NEAR/5 (cost|price|spend|number|that)", "sticker shock", "break the bank", "(costs|cost) an arm",
@@ -71,7 +71,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_timing", category: "objection", type: "timing", speaker: "customer",
+    id: "objection_timing", category: "objection", type: "timing", speaker: "customer", threshold: 0.55,
     patterns: [
       "(not|bad|wrong) NEAR/3 (good time|right time|the time|timing)", "timing NEAR/4 (isnt|not|bad|tricky|off|wrong)", "(revisit|circle back|pick this up|look at this|talk again|come back to this) NEAR/6 (later|next (quarter|year|month)|after|in (january|the spring|the fall|q1|q2|q3|q4))",
       "(hold off|on hold|put this off|push this|pushing this|park this|parking this|shelve)", "(too busy|swamped|slammed|buried|no bandwidth|dont have the bandwidth)", "not a priority", "(after|until) NEAR/3 (holidays|audit|merger|season|launch|migration|renewal|reorg|year end|fiscal year|new year|busy season)",
@@ -129,7 +129,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer",
+    id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.55,
     patterns: [
       "(current|existing|other|another) NEAR/2 (vendor|provider|supplier|carrier|agency|partner|system|platform|tool)", "(already|currently) NEAR/3 (use|using|have|with|on|work with|signed)", "renew* NEAR/5 (with|current|vendor|them|contract)", "(under contract|locked in|signed) NEAR/4 with", "(quote|proposal|bid|offer) NEAR/3 (from|with) (another|other|them|a competitor|someone)", "(compare|comparing|shopping around|looking at other|talking to other|evaluating other)", "(competitor|competition)",
       "(been|were|we re) (with|on|using) NEAR/4 (years|year|since|for a while|forever|long time)", "(happy|fine) NEAR/3 (with) NEAR/3 (current|who we have|them|our)",
@@ -185,7 +185,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_authority", category: "objection", type: "authority", speaker: "customer",
+    id: "objection_authority", category: "objection", type: "authority", speaker: "customer", threshold: 0.55,
     patterns: [
       "(loop in|run (this|it) by|check with|talk to|talk it over with|speak to|ask|bring in|clear (it|this) with) NEAR/3 (my|our|the) NEAR/2 (boss|manager|partner|partners|wife|husband|spouse|cfo|ceo|vp|director|board|owner|finance|legal|procurement|committee|founder|accountant|son|daughter|landlord|lawyer|attorney)", "(not|isnt) NEAR/3 (my (call|decision)|up to me|my department)", "(signs off|sign off|signs everything|has to approve|have to approve|needs to approve|final say|final word|decision maker|makes the call|makes the decisions) ", "(board|committee|procurement|legal) NEAR/6 (review|look|approve|need|has to|have to|want)", "above my pay grade",
     ],
@@ -236,7 +236,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_need", category: "objection", type: "need", speaker: "customer",
+    id: "objection_need", category: "objection", type: "need", speaker: "customer", threshold: 0.55,
     patterns: [
       "(dont|do not|dont really|not sure we|not sure i|dont think we|dont see (the|a) need|no need) NEAR/3 (need|require|see why)", "(works|working|doing) NEAR/3 (fine|ok|okay|well|alright)", "(happy|fine|ok|okay) NEAR/3 (as is|the way (it|things) (is|are)|with (what|how) we)", "not (interested|really interested)", "(not|isnt) NEAR/3 (problem|issue|pain|priority) for us", "(spreadsheet|whiteboard|paper|excel) NEAR/5 (works|fine|does the job|gets the job done|enough)", "what would we (even|ever) use",
     ],
@@ -286,7 +286,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_trust", category: "objection", type: "trust", speaker: "customer",
+    id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.55,
     patterns: [
       "(sounds|seems) NEAR/3 (too good|hard to believe|fishy|like a scam)", "(hard|difficult) to believe", "(skeptical|sceptical|wary|nervous|worried|burned|burnt|leery)", "(dont|do not|hard to) (trust|believe)", "(scam|gimmick|catch)", "(never heard of) NEAR/3 (you|your company|them)", "(reviews|track record|references) NEAR/5 (bad|worried|not great|mixed|nothing)", "(what|how) NEAR/3 (guarantee|proof|sure) NEAR/4 (work|deliver|happen)",
     ],
@@ -334,7 +334,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_contract", category: "objection", type: "contract", speaker: "customer",
+    id: "objection_contract", category: "objection", type: "contract", speaker: "customer", threshold: 0.55,
     patterns: [
       "(long|multi|three|two|five|36|24|12) NEAR/3 (year|month) NEAR/4 (contract|commitment|term|deal|lock*)", "(lock* in|locked in|tied in|tied into|tied down|commit* to) NEAR/5 (year|years|contract|long|term)", "(cancel*|exit|get out|termination|opt out|auto renew*|notice period) NEAR/6 (fee|penalty|clause|contract|anytime|whenever|month|if|easy|hard)", "(month to month|monthly (plan|contract|basis)|no contract)", "(contract|terms|commitment) NEAR/4 (long|rigid|restrictive|tricky|problem|concern|sticking point)",
     ],
