@@ -5,6 +5,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(more|higher|over|above) than (i|we) (figured|thought|expected|wanted|budgeted|pay|paid|hoped)", "you be (higher|pricier|more expensive|dearer)", "(a lot|too much|steep|pricey|expensive|a stretch) for (me|us|a shop|a team|a company|a place)", "(be|that|its) (a lot|steep|pricey|a stretch)", "fixed income", "eat* BEFORE/4 (savings|margin|budget|chunk|profit)", "(lose|losing) money BEFORE/3 (every|each|on)",
       "too (expensive|pricey|steep|much)", "(over|above|outside|beyond|exceed*) NEAR/3 budget*", "(cant|cannot|not) afford", "(north|more|higher) NEAR/4 (set aside|budgeted|budget*|had in mind|expected|were expecting)",
       "(price|cost|pricing|number|quote) NEAR/4 (high|steep|hefty|stretch|tough|big|lot)", "(cheaper|less expensive) NEAR/6 (option|quote|elsewhere|somewhere|got|found)", "money* NEAR/3 tight", "budget* NEAR/4 (tight|frozen|freeze|cut|gone|spent|squeezed|maxed)", "(justify|swallow|stomach) NEAR/5 (cost|price|spend|number|that)", "sticker shock", "break the bank", "(costs|cost) an arm",
     ],
@@ -73,6 +74,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_timing", category: "objection", type: "timing", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(that be|too|awfully|really|pretty) (fast|quick|soon|rushed)", "no (rush|hurry)", "(dont|do not) BEFORE/3 do anything (until|before|till)", "(cant|can not|couldnt|could not|wont|will not) (move|start|switch|change|do anything|commit) BEFORE/3 (before|until|till|this|today|yet)", "(worst|bad|wrong|busiest) (week|time|month|season|moment) to", "think about it over", "(lock|sign|decide|commit) NEAR/3 (anything|something) (today|tonight|now|on the phone)",
       "(not|bad|wrong) NEAR/3 (good time|right time|the time|timing)", "timing NEAR/4 (isnt|not|bad|tricky|off|wrong)", "(revisit|circle back|pick this up|look at this|talk again|come back to this) NEAR/6 (later|next (quarter|year|month)|after|in (january|the spring|the fall|q1|q2|q3|q4))",
       "(hold off|on hold|put this off|push this|pushing this|park this|parking this|shelve)", "(too busy|swamped|slammed|buried|no bandwidth|dont have the bandwidth)", "not a priority", "(after|until) NEAR/3 (holidays|audit|merger|season|launch|migration|renewal|reorg|year end|fiscal year|new year|busy season)",
     ],
@@ -131,6 +133,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(stick|stay|staying|sticking) with (what|who|our|the|them)", "(they|it|she|he) (do|does) the job", "(neighbour|neighbor|cousin|nephew|brother|friend) NEAR/6 (pay*|use*|list*|does|do|offered)",
       "(current|existing|other|another) NEAR/2 (vendor|provider|supplier|carrier|agency|partner|system|platform|tool)", "(already|currently) NEAR/3 (use|using|have|with|on|work with|signed)", "renew* NEAR/5 (with|current|vendor|them|contract)", "(under contract|locked in|signed) NEAR/4 with", "(quote|proposal|bid|offer) NEAR/3 (from|with) (another|other|them|a competitor|someone)", "(compare|comparing|shopping around|looking at other|talking to other|evaluating other)", "(competitor|competition)",
       "(been|were|we re) (with|on|using) NEAR/4 (years|year|since|for a while|forever|long time)", "(happy|fine) NEAR/3 (with) NEAR/3 (current|who we have|them|our)",
     ],
@@ -238,6 +241,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_need", category: "objection", type: "need", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(we|i) (manage|get by|make do|make it work)", "booked (out|solid|up)", "(dont|do not) really (look at|use|need|think about)",
       "(dont|do not|dont really|not sure we|not sure i|dont think we|dont see (the|a) need|no need) NEAR/3 (need|require|see why)", "(works|working|doing) NEAR/3 (fine|ok|okay|well|alright)", "(happy|fine|ok|okay) NEAR/3 (as is|the way (it|things) (is|are)|with (what|how) we)", "not (interested|really interested)", "(not|isnt) NEAR/3 (problem|issue|pain|priority) for us", "(spreadsheet|whiteboard|paper|excel) NEAR/5 (works|fine|does the job|gets the job done|enough)", "what would we (even|ever) use",
     ],
     examples: [
@@ -288,6 +292,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(seems|sounds|seem|sound) (unlikely|high|too good|a bit much|optimistic|far fetched)", "big promise", "(nobody|no one|nothing|not something anyone) BEFORE/4 (promise|guarantee*)", "how can you (guarantee|promise|know|say)", "can you (guarantee|promise) (that|it)", "(my|our|the) BEFORE/2 (worry|concern|fear) (is|be)", "(heard|read) BEFORE/8 (broken|hurt|bad|problem*|scam*|clause|complain*|crash*|halo*|lawsuit*)", "(breach|hacked|data leak|went bust|went under)",
       "(sounds|seems) NEAR/3 (too good|hard to believe|fishy|like a scam)", "(hard|difficult) to believe", "(skeptical|sceptical|wary|nervous|worried|burned|burnt|leery)", "(dont|do not|hard to) (trust|believe)", "(scam|gimmick|catch)", "(never heard of) NEAR/3 (you|your company|them)", "(reviews|track record|references) NEAR/5 (bad|worried|not great|mixed|nothing)", "(what|how) NEAR/3 (guarantee|proof|sure) NEAR/4 (work|deliver|happen)",
     ],
     examples: [
