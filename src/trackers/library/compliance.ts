@@ -34,7 +34,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "claim_guarantee", category: "prohibited_claim", type: "prohibited_guarantee", speaker: "rep", severity: "critical", threshold: 0.85,
+    id: "claim_guarantee", category: "prohibited_claim", type: "prohibited_guarantee", speaker: "rep", severity: "critical", threshold: 0.97,
     patterns: [
       "(guarantee*|promise*|assur*|certain|definitely|100 percent|hundred percent) NEAR/6 (return*|profit*|growth|gain*|payout|yield|income|double|triple|earn*|make money|results|outcome|approved|approval|pass|win|save|savings|percent)", "(will|going to) (definitely|certainly|absolutely) NEAR/4 (make|earn|grow|double|save|pay)", "(you|your money) NEAR/3 (will|ll) (double|triple|grow)", "(i|we) (guarantee|promise) (it|that|this|you)", "(its|it be|thats|that be) (guaranteed|a lock|a sure thing|a done deal)", "(guarantee|guaranteed) NEAR/6 (within|on site|zero|never|every|approved|approval|police|response)", "bet my (job|house|life)",
     ],
@@ -73,7 +73,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "claim_risk_free", category: "prohibited_claim", type: "prohibited_risk_free", speaker: "rep", severity: "high", threshold: 0.85,
+    id: "claim_risk_free", category: "prohibited_claim", type: "prohibited_risk_free", speaker: "rep", severity: "high", threshold: 0.97,
     patterns: [
       "(risk free|riskfree|no risk|zero risk|without risk|without any risk|nothing to lose|cant lose|cannot lose|can not lose|no downside|cant go wrong|can not go wrong|safe as|completely safe|totally safe|fully protected|no way to lose)",
     ],
@@ -105,9 +105,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "claim_pressure", category: "prohibited_claim", type: "pressure_tactics", speaker: "rep", severity: "high", threshold: 0.85, skip_hypothetical: false,
+    id: "claim_pressure", category: "prohibited_claim", type: "pressure_tactics", speaker: "rep", severity: "high", threshold: 0.97, skip_hypothetical: false,
     patterns: [
-      "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (disappear*|expire*|gone|go away|ends|closes|vanish*|goes up|double|lose|won't be|will not be|off the table|pull*)", "(before|when|once) (we|you) (hang up|get off|end the call)", "(decide|decision|commit|answer|yes) NEAR/5 (now|today|tonight|right away|on this call|before (we|you) (hang up|get off))", "(last|final) (chance|day|call|opportunity)", "(if you|you) (wait|miss|hold off|sit on|pass|don't|do not) BEFORE/8 (pay*|lose|stuck|miss|gone|full price|more|double)", "(today|now) or never", "(lose|miss) (this|it|out) BEFORE/4 (by|after|tomorrow|tonight|today)", "(dont|do not) want you to (miss|lose)", "(leave|leaving) BEFORE/4 (on the table)", "(only|just) NEAR/3 (today|tonight|this call|right now|few (left|spots|hours))", "(need|have) NEAR/4 (answer|commitment|decision|yes) NEAR/4 (now|today|tonight|call|hang up)",
+      "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (disappear*|expire*|gone|go away|ends (today|tonight|at|on|friday|soon|this)|closes|vanish*|goes up|double|lose|won't be|will not be|off the table|pull*)", "(before|when|once) (we|you) (hang up|get off|end the call)", "(decide|decision|commit|answer|yes) NEAR/5 (now|today|tonight|right away|on this call|before (we|you) (hang up|get off))", "(last|final) (chance|day|call|opportunity)", "(if you|you) (wait|miss|hold off|sit on|pass|don't|do not) BEFORE/8 (pay*|lose|stuck|miss|gone|full price|more|double)", "(today|now) or never", "(lose|miss) (this|it|out) BEFORE/4 (by|after|tomorrow|tonight|today)", "(dont|do not) want you to (miss|lose)", "(leave|leaving) BEFORE/4 (on the table)", "(only|just) NEAR/3 (today|tonight|this call|right now|few (left|spots|hours))", "(need|have) NEAR/4 (answer|commitment|decision|yes) NEAR/4 (now|today|tonight|call|hang up)",
     ],
     exclude: ["no (pressure|rush|hurry)", "(take|have) (your|all the|the) time", "not BEFORE/3 (rush|decide|pressure|need to decide|want you to feel)"],
     examples: [
@@ -175,7 +175,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "claim_absolute", category: "prohibited_claim", type: "misleading_absolute_claim", speaker: "rep", severity: "medium", threshold: 0.85,
+    id: "claim_absolute", category: "prohibited_claim", type: "misleading_absolute_claim", speaker: "rep", severity: "medium", threshold: 0.97,
     patterns: [
       "(pay*|cover*|reimburs*|refund*) NEAR/4 (every|all|any) NEAR/3 (claim*|cost*|bill*|expense*|condition*|repair*)", "(no|zero|without) (exceptions|exclusions|limits|questions asked|fine print)", "(in full|every penny|every cent|hundred percent|100 percent) NEAR/6 (cover*|pay*|refund*|reimburs*|back)", "(never|always) NEAR/4 (denied|deny|rejected|turned down|fails|goes down|lose|loses|cheaper|beats|wins)", "(only|best|cheapest|lowest) NEAR/4 (one|company|provider|plan|price|option) NEAR/6 (market|country|anywhere|world|out there|that does|that can|that will)", "(every|all|none of) BEFORE/3 (customers|clients|client) NEAR/5 (made|saw|got|won|earned|happy|complain*|back)", "(anything and everything|whatever happens|no matter what)", "every BEFORE/1 (year|month|time|client|customer|one) BEFORE/8 (since|beat*|hit|made|won|every)", "(beat|beaten|beating|outperform*) NEAR/4 (market|s p|index) NEAR/4 every", "no other NEAR/4 (fund|company|provider|plan|carrier|network) NEAR/6 (country|market|world|anywhere)", "(cover|covers) (everything|every)", "no dead (zone|zones|spots)", "(signal|coverage) everywhere", "never (get|see|have) BEFORE/4 (penalty|bill|problem|issue|notice)",
     ],
