@@ -131,6 +131,20 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "Everybody else already grabbed theirs, you really don't want to miss this.",
     ],
     negatives: [
+      "Can you call him now? I can hold.",
+      "Then I'd maybe add two panels now, it's cheaper than adding later.",
+      "Nobody's asking you to leave anyone, I'd just like to compare like for like.",
+      "Are you free to talk now, or is later better?",
+      "I can send it right now if you like.",
+      "Let's do the paperwork today if it suits you, or next week is fine too.",
+      "I'll call you back tomorrow at ten when he's there.",
+      "I have Thursday morning, eight to noon.",
+      "We only need ten minutes with him.",
+      "If you'd rather wait until spring, that works, the price holds.",
+      "Right now most of our customers are on the annual plan.",
+      "What time works for you tomorrow?",
+      "You can decide after you've seen the proposal, whenever you're ready.",
+      "Today we'll just cover the basics, then send you the details.",
       "Today, for your profile, probably mid-sixes, but I'd need to pull credit to say.",
       "No rush, I'll email the contract tonight and we'll set up the visit Monday.",
       "Nobody's asking you to leave anyone today.",
@@ -177,7 +191,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
   {
     id: "claim_absolute", category: "prohibited_claim", type: "misleading_absolute_claim", speaker: "rep", severity: "medium", threshold: 0.97,
     patterns: [
-      "(pay*|cover*|reimburs*|refund*) NEAR/4 (every|all|any) NEAR/3 (claim*|cost*|bill*|expense*|condition*|repair*)", "(no|zero|without) (exceptions|exclusions|limits|questions asked|fine print)", "(in full|every penny|every cent|hundred percent|100 percent) NEAR/6 (cover*|pay*|refund*|reimburs*|back)", "(never|always) NEAR/4 (denied|deny|rejected|turned down|fails|goes down|lose|loses|cheaper|beats|wins)", "(only|best|cheapest|lowest) NEAR/4 (one|company|provider|plan|price|option) NEAR/6 (market|country|anywhere|world|out there|that does|that can|that will)", "(every|all|none of) BEFORE/3 (customers|clients|client) NEAR/5 (made|saw|got|won|earned|happy|complain*|back)", "(anything and everything|whatever happens|no matter what)", "every BEFORE/1 (year|month|time|client|customer|one) BEFORE/8 (since|beat*|hit|made|won|every)", "(beat|beaten|beating|outperform*) NEAR/4 (market|s p|index) NEAR/4 every", "no other NEAR/4 (fund|company|provider|plan|carrier|network) NEAR/6 (country|market|world|anywhere)", "(cover|covers) (everything|every)", "no dead (zone|zones|spots)", "(signal|coverage) everywhere", "never (get|see|have) BEFORE/4 (penalty|bill|problem|issue|notice)",
+      "(pay*|cover*|reimburs*|refund*) NEAR/4 (every|all|any) NEAR/3 (claim*|cost*|bill*|expense*|condition*|repair*)", "(no|zero|without) (exceptions|exclusions|limits|questions asked|fine print)", "(in full|every penny|every cent|hundred percent|100 percent) NEAR/6 (cover*|pay*|refund*|reimburs*|back)", "(never|always) NEAR/4 (denied|deny|rejected|turned down|fails|goes down|lose|loses|cheaper|beats|wins)", "(only|best|cheapest|lowest) NEAR/4 (one|ones|company|provider|plan|price|option|methods|way) NEAR/6 (market|country|anywhere|world|out there|that does|that can|that will)", "(every|all|none of) BEFORE/3 (customers|clients|client) NEAR/5 (made|saw|got|won|earned|happy|complain*|back)", "(anything and everything|whatever happens|no matter what)", "every BEFORE/1 (year|month|time|client|customer|one) BEFORE/8 (since|beat*|hit|made|won|every)", "(beat|beaten|beating|outperform*) NEAR/4 (market|s p|index) NEAR/4 every", "no other NEAR/4 (fund|company|provider|plan|carrier|network) NEAR/6 (country|market|world|anywhere)", "(cover|covers) (everything|every)", "no dead (zone|zones|spots)", "(signal|coverage) everywhere", "never (get|see|have) BEFORE/4 (penalty|bill|problem|issue|notice)",
     ],
     exclude: ["not BEFORE/3 (cover*|pay*) BEFORE/3 (every|all|everything)", "(there are|there be|with) NEAR/2 (exclusions|exceptions|limits)"],
     examples: [
