@@ -58,8 +58,8 @@ describe("ollama analyzer against a fake Ollama server", () => {
     expect(body.format).toEqual(reportJsonSchema());
     expect(body.options).toEqual({ num_ctx: 8192, temperature: 0, seed: 42 });
     expect(body.stream).toBe(false);
-    expect(body.messages[1].content).toContain("Tracker hits (example-trained classifiers and phrase patterns):");
-    expect(body.messages[1].content).toMatch(/objection\/price at \d\d:\d\d \(customer, (pattern|classifier [0-9.]+)\): "Hmm, that's a bit more than I had in mind/);
+    expect(body.messages[1].content).toContain("Tracker hits (pattern, or classifier probability p):");
+    expect(body.messages[1].content).toMatch(/objection\/price at \d\d:\d\d \(customer, (pattern|p=[0-9.]+)\)/);
 
     expect(ReportSchema.safeParse(r).success).toBe(true);
     expect(r.call_outcome).toBe("closed_won");

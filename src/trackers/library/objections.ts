@@ -5,7 +5,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.55,
     patterns: [
-      "(more|higher|over|above) than (i|we) (figured|thought|expected|wanted|budgeted|pay|paid|hoped)", "you be (higher|pricier|more expensive|dearer)", "(a lot|too much|steep|pricey|expensive|a stretch) for (me|us|a shop|a team|a company|a place)", "(be|that|its) (a lot|steep|pricey|a stretch)", "fixed income", "eat* BEFORE/4 (savings|margin|budget|chunk|profit)", "(lose|losing) money BEFORE/3 (every|each|on)",
+      "(more|higher|over|above) than (i|we) (figured|thought|expected|wanted|budgeted|pay|paid|hoped)", "you be (higher|pricier|more expensive|dearer)", "(a lot|too much|steep|pricey|expensive|a stretch) for (me|us|a shop|a team|a company|a place)", "that (a lot|steep|pricey|a stretch)", "be (steep|pricey|a stretch)", "fixed income", "eat* BEFORE/4 (savings|margin|budget|chunk|profit)", "(lose|losing) money BEFORE/3 (every|each|on)",
       "too (expensive|pricey|steep|much)", "(over|above|outside|beyond|exceed*) NEAR/3 budget*", "(cant|cannot|not) afford", "(north|more|higher) NEAR/4 (set aside|budgeted|budget*|had in mind|expected|were expecting)",
       "(price|cost|pricing|number|quote) NEAR/4 (high|steep|hefty|stretch|tough|big|lot)", "(cheaper|less expensive) NEAR/6 (option|quote|elsewhere|somewhere|got|found)", "money* NEAR/3 tight", "budget* NEAR/4 (tight|frozen|freeze|cut|gone|spent|squeezed|maxed)", "(justify|swallow|stomach) NEAR/5 (cost|price|spend|number|that)", "sticker shock", "break the bank", "(costs|cost) an arm",
     ],
