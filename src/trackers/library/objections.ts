@@ -9,7 +9,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "too (expensive|pricey|steep|much)", "(over|above|outside|beyond|exceed*) NEAR/3 budget*", "(cant|cannot|not) afford", "(north|more|higher) NEAR/4 (set aside|budgeted|budget*|had in mind|expected|were expecting)",
       "(price|cost|pricing|number|quote) NEAR/4 (high|steep|hefty|stretch|tough|big|lot)", "(cheaper|less expensive) NEAR/6 (option|quote|elsewhere|somewhere|got|found)", "money* NEAR/3 tight", "budget* NEAR/4 (tight|frozen|freeze|cut|gone|spent|squeezed|maxed)", "(justify|swallow|stomach) NEAR/5 (cost|price|spend|number|that)", "sticker shock", "break the bank", "(costs|cost) an arm",
     ],
-    exclude: ["(within|fits|fit|under) NEAR/2 budget*", "not (too|that) (expensive|bad|steep)"],
+    exclude: ["(within|fits|fit|under) NEAR/2 budget*", "not (too|that) (expensive|bad|steep)", "afford to (lose|miss|wait|have|be)"],
     examples: [
       "Six hundred? Ouch, that's a lot more than I pay now.",
       "Hmm, two-forty a month, that's higher than I figured.",
@@ -76,7 +76,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     patterns: [
       "(that be|too|awfully|really|pretty) (fast|quick|soon|rushed)", "no (rush|hurry)", "(dont|do not) BEFORE/3 do anything (until|before|till)", "(cant|can not|couldnt|could not|wont|will not) (move|start|switch|change|do anything|commit) BEFORE/3 (before|until|till|this|today|yet)", "(worst|bad|wrong|busiest) (week|time|month|season|moment) to", "think about it over", "(lock|sign|decide|commit) NEAR/3 (anything|something) (today|tonight|now|on the phone)",
       "(not|bad|wrong) NEAR/3 (good time|right time|the time|timing)", "timing NEAR/4 (isnt|not|bad|tricky|off|wrong)", "(revisit|circle back|pick this up|look at this|talk again|come back to this) NEAR/6 (later|next (quarter|year|month)|after|in (january|the spring|the fall|q1|q2|q3|q4))",
-      "(hold off|on hold|put this off|push this|pushing this|park this|parking this|shelve)", "(too busy|swamped|slammed|buried|no bandwidth|dont have the bandwidth)", "not a priority", "(after|until) NEAR/3 (holidays|audit|merger|season|launch|migration|renewal|reorg|year end|fiscal year|new year|busy season)",
+      "(hold off|on hold|put this off|push this|pushing this|park this|parking this|shelve)", "(too busy|swamped|slammed|no bandwidth|dont have the bandwidth)", "not a priority", "(after|until) NEAR/3 (holidays|audit|merger|season|launch|migration|renewal|reorg|year end|fiscal year|new year|busy season)",
     ],
     exclude: ["(need|want) NEAR/4 (live|running|started) NEAR/4 by"],
     examples: [
@@ -192,7 +192,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     patterns: [
       "(loop in|run (this|it) by|check with|talk to|talk it over with|speak to|ask|bring in|clear (it|this) with) NEAR/3 (my|our|the) NEAR/2 (boss|manager|partner|partners|wife|husband|spouse|cfo|ceo|vp|director|board|owner|finance|legal|procurement|committee|founder|accountant|son|daughter|landlord|lawyer|attorney)", "(not|isnt) NEAR/3 (my (call|decision)|up to me|my department)", "(signs off|sign off|signs everything|has to approve|have to approve|needs to approve|final say|final word|decision maker|makes the call|makes the decisions) ", "(board|committee|procurement|legal) NEAR/6 (review|look|approve|need|has to|have to|want)", "above my pay grade",
     ],
-    exclude: ["(who|what) NEAR/3 (approv*|sign* off)"],
+    exclude: ["(who|what) NEAR/3 (approv*|sign* off)", "(already|got|have) BEFORE/4 (sign* off|approv*|green light|go ahead)"],
     examples: [
       "My son handles all my paperwork, he'd want to see it first.",
       "I'm not doing anything without talking to my wife.",
@@ -293,7 +293,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.55,
     patterns: [
       "(seems|sounds|seem|sound) (unlikely|high|too good|a bit much|optimistic|far fetched)", "big promise", "(nobody|no one|nothing|not something anyone) BEFORE/4 (promise|guarantee*)", "how can you (guarantee|promise|know|say)", "can you (guarantee|promise) (that|it)", "(my|our|the) BEFORE/2 (worry|concern|fear) (is|be)", "(heard|read) BEFORE/8 (broken|hurt|bad|problem*|scam*|clause|complain*|crash*|halo*|lawsuit*)", "(breach|hacked|data leak|went bust|went under)",
-      "(sounds|seems) NEAR/3 (too good|hard to believe|fishy|like a scam)", "(hard|difficult) to believe", "(skeptical|sceptical|wary|nervous|worried|burned|burnt|leery)", "(dont|do not|hard to) (trust|believe)", "(scam|gimmick|catch)", "(never heard of) NEAR/3 (you|your company|them)", "(reviews|track record|references) NEAR/5 (bad|worried|not great|mixed|nothing)", "(what|how) NEAR/3 (guarantee|proof|sure) NEAR/4 (work|deliver|happen)",
+      "(sounds|seems) NEAR/3 (too good|hard to believe|fishy|like a scam)", "(hard|difficult) to believe", "(skeptical|sceptical|wary|nervous|worried|burned|burnt|leery)", "(dont|do not|hard to) (trust|believe)", "(scam*|gimmick*)", "(what be|whats) the catch", "(never heard of) NEAR/3 (you|your company|them)", "(reviews|track record|references) NEAR/5 (bad|worried|not great|mixed|nothing)", "(what|how) NEAR/3 (guarantee|proof|sure) NEAR/4 (work|deliver|happen)",
     ],
     examples: [
       "Nothing at all? That doesn't sound right.",
