@@ -7,7 +7,7 @@ import { splitWord, type Token } from "./text.js";
  *   word          the word; written in its base form, any form of it ("claim" meets "claims", "claimed")
  *   word*         any word starting with it ("record*": record, recorded, recording)
  *   "two words"   consecutive words
- *   (a|b c|d*)    one of the alternatives
+ *   (a|b c|d*)    one of the alternatives; "(both)?" an optional group
  *   A B           A directly followed by B
  *   A NEAR/n B    A and B within n words of each other, either order
  *   A BEFORE/n B  A, then B within n words
@@ -71,6 +71,11 @@ export function parsePattern(src: string): Chain {
           if (toks[i] === ")") { i++; break; }
           throw new PatternError("missing )");
         }
+        // "(…)?" makes the group optional: an empty alternative.
+        if (toks[i] === "?") {
+          i++;
+          options.push([]);
+        }
         seq.push({ kind: "alt", options });
       } else if (t === ")" || t === "|") {
         throw new PatternError(`unexpected "${t}"`);
@@ -99,7 +104,10 @@ export function parsePattern(src: string): Chain {
 
 function firstUnits(seq: Seq): Unit[] {
   const u = seq[0];
-  return u.kind === "alt" ? u.options.flatMap(firstUnits) : [u];
+  if (!u) return [];
+  if (u.kind !== "alt") return [u];
+  const optional = u.options.some((o) => o.length === 0);
+  return [...u.options.flatMap(firstUnits), ...(optional ? firstUnits(seq.slice(1)) : [])];
 }
 
 /** The words of a sentence as sets, built once per sentence for the anchor test. */
@@ -149,7 +157,7 @@ function seqEnds(seq: Seq, words: Token[], at: number): number[] {
 function startsHere(u: Unit, t: Token): boolean {
   if (u.kind === "word") return t.norm === u.norm || (u.base && t.lemma === u.norm);
   if (u.kind === "prefix") return t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix);
-  return u.options.some((o) => startsHere(o[0], t));
+  return u.options.some((o) => o.length === 0 || startsHere(o[0], t));
 }
 
 function spans(seq: Seq, words: Token[]): Array<[number, number]> {

@@ -76,7 +76,7 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "rejection", category: "rejection", type: "rejection", speaker: "customer",
+    id: "rejection", category: "rejection", type: "rejection", speaker: "customer", threshold: 0.85,
     patterns: [
       "(no thanks|no thank you|not interested|well pass|we will pass|ill pass|going to pass|gonna pass|hard pass|not for us|not going to (work|happen|buy|move forward))", "(decided|chose|going|gone|went) NEAR/4 (another|other|different|someone else|with them|elsewhere|against)", "(remove|take) NEAR/4 (list|off)", "(stop|dont) (calling|call) (me|us)", "(not|wont) (moving|move|go|going) (forward|ahead)", "(decline|declining|say no|saying no)",
     ],

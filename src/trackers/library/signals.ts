@@ -155,10 +155,14 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
   {
     id: "signal_next_step_acceptance", category: "buying_signal", type: "next_step_acceptance", speaker: "customer", strength: "moderate",
     patterns: [
-      "(tuesday|monday|wednesday|thursday|friday|tomorrow|that|next week|the) NEAR/3 (works|work|is fine|fine|good|perfect|suits|great)", "(works|sounds good|fine|perfect|great) NEAR/3 (for me|for us|with me|by me)", "(send|forward|put) NEAR/5 (invite|calendar|time|slot)", "(ill|i will|we will|well) (be there|join|make it|look out for it|keep an eye out|block*|put it in)", "(happy|glad|open) to (do|try|have|set up|take) NEAR/3 (demo|trial|pilot|call|meeting|look)", "(lets|let us) (set (it|that|something) up|book (it|that)|schedule|do (the|a) (demo|trial|pilot|call))", "(yes|yeah|sure|okay|ok) NEAR/4 (demo|trial|pilot|meeting|call|visit|assessment)",
+      "(tuesday|monday|wednesday|thursday|friday|tomorrow|that|next week|the) NEAR/3 (works|work|is fine|fine|good|perfect|suits|great)", "(works|sounds good|fine|perfect|great) NEAR/3 (for me|for us|with me|by me)", "(send|forward|put) NEAR/5 (invite|calendar|time|slot)", "(ill|i will|we will|well) (be there|join|make it|look out for it|keep an eye out|block*|put it in)", "(happy|glad|open) to (do|try|have|set up|take) NEAR/3 (demo|trial|pilot|call|meeting|look)", "(lets|let us) (set (it|that|something) up|book (it|that)|schedule|do (the|a) (demo|trial|pilot|call))", "(yes|yeah|sure|okay|ok) NEAR/4 (demo|trial|pilot|meeting|call|visit|assessment)", "(yes|yeah|sure|okay|ok) BEFORE/5 (free|available|open|around|in the office|home)", "(we be|i be|we re|im) (both )?(free|available|around) (then|at|on|that)",
     ],
     exclude: ["(doesnt|not|cant|wont) NEAR/3 (work|make)"],
     examples: [
+      "Ten on Friday, let me look... yes, I'm free then.",
+      "We're both around on Wednesday evening, come by then.",
+      "I can do the twelfth, put it in.",
+      "Eleven works, I'll have Marta join too.",
       "Tuesday at two works, I'll forward the invite to her.",
       "Thursday's fine.",
       "Sure, send me the calendar invite.",
