@@ -5,11 +5,13 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
   {
     id: "disclosure", category: "disclosure", type: "recording_disclosure", speaker: "rep",
     patterns: [
-      "(record*|monitor*|tape*|taping) NEAR/6 (call|calls|line|conversation|chat|this|these|today)", "recorded line", "(quality|training) (purposes|and training|and quality|reasons)", "(record|recording|recorder) (is|s) (on|running|rolling)",
+      "(record*|monitor*|tape*|taping) NEAR/6 (call|calls|line|conversation|chat|this|these|today)", "recorded line", "(quality|training) (purposes|and training|and quality|reasons)", "(audio|voice) (copy|copies|file|files|recording) NEAR/6 (call|calls|conversation|this one)", "(keep|save|store|log|archive) BEFORE/5 (copy|audio|recording) BEFORE/6 (call|calls|conversation)", "(record|recording|recorder) (is|s) (on|running|rolling)",
     ],
-    exclude: ["not BEFORE/3 record*", "(is|are) (this|these|the|our) NEAR/3 record* NEAR/3 (call|calls)"],
+    exclude: ["not BEFORE/3 record*", "(is|are) (this|these|the|our) NEAR/3 record* NEAR/3 (call|calls)", "(get|offer|includes|include|feature*|with|and) BEFORE/2 (call|phone) (recording|recordings)"],
     negatable: true,
     examples: [
+      "Oh, and I should have said at the start, our system keeps an audio copy of every call, this one too.",
+      "Just so you're aware, we save a voice recording of our conversations.",
       "Heads up, I keep a recording of these calls.",
       "Quick note, we record calls for quality.",
       "Before we start I should mention the call is being recorded.",
@@ -26,6 +28,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "Let me mention up front that these conversations are recorded.",
     ],
     negatives: [
+      "What you get is call recording and the mobile app for the attorneys.",
+      "The plan includes call recording for your own team.",
       "Did you get the recording of the webinar?",
       "I'll send you a recording of the demo afterwards.",
       "Our system records every delivery with a photo.",
@@ -157,7 +161,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "sensitive_card", category: "sensitive_data_request", type: "payment_data_request", speaker: "rep", severity: "critical", threshold: 0.95,
+    id: "sensitive_card", category: "sensitive_data_request", type: "payment_data_request", speaker: "rep", severity: "critical", threshold: 0.99,
     patterns: [
       "(read|give|tell|need|have|get|take|confirm|grab|provide|what is|whats) NEAR/6 (card number|card details|long number|credit card|debit card|cvv|cvc|security code|three digit code|expiration|expiry|account number|routing number|sort code|iban|social security|ssn|social|pin)", "(card|account|routing|social security) number NEAR/6 (please|go ahead|ready|when youre|whenever)", "(numbers|digits) NEAR/3 (front|back) of (the|your) card",
     ],
