@@ -13,7 +13,7 @@ import { loadSplit } from "../eval/corpus.js";
 import { groupTally, scoreCorpus } from "../eval/score-corpus.js";
 
 /** Dev figures, a little under what `npm run eval` prints today, so a change that loses ground fails. */
-const DEV_FLOORS = { objectionPrecision: 0.8, objectionRecall: 0.6, signalPrecision: 0.8, signalRecall: 0.7, breachRecall: 0.75, disclosure: 0.94, outcome: 0.5, nextStep: 0.7 };
+const DEV_FLOORS = { objectionPrecision: 0.82, objectionRecall: 0.78, signalPrecision: 0.85, signalRecall: 0.88, breachRecall: 0.95, disclosure: 0.95, outcome: 0.8, nextStep: 0.85 };
 import { EVAL_COMPANY, evalCall } from "../eval/run.js";
 import { timed } from "../eval/script.js";
 import { cli, json } from "../helpers/cli.js";
