@@ -36,6 +36,7 @@ describe("rules analyzer on the labelled dev corpus", () => {
     expect(signals.precision).toBeGreaterThanOrEqual(DEV_FLOORS.signalPrecision);
     expect(signals.recall).toBeGreaterThanOrEqual(DEV_FLOORS.signalRecall);
     expect(f.breachRecall.found / f.breachRecall.expected).toBeGreaterThanOrEqual(DEV_FLOORS.breachRecall);
+    expect(f.cleanFalseAlarms).toBe(0);
     expect(f.disclosureRight / f.calls).toBeGreaterThanOrEqual(DEV_FLOORS.disclosure);
     expect(f.outcomeRight / f.calls).toBeGreaterThanOrEqual(DEV_FLOORS.outcome);
     expect(f.nextStepRight / f.calls).toBeGreaterThanOrEqual(DEV_FLOORS.nextStep);
