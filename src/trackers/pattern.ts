@@ -8,6 +8,7 @@ import { splitWord, type Token } from "./text.js";
  *   word*         any word starting with it ("record*": record, recorded, recording)
  *   "two words"   consecutive words
  *   (a|b c|d*)    one of the alternatives; "(both)?" an optional group
+ *   @name         a word written with a capital inside the sentence (a company, product or person)
  *   A B           A directly followed by B
  *   A NEAR/n B    A and B within n words of each other, either order
  *   A BEFORE/n B  A, then B within n words
@@ -15,7 +16,7 @@ import { splitWord, type Token } from "./text.js";
  *
  * e.g. `record* NEAR/6 (call|line|conversation)`, `(only|every|no) NEAR/4 (claim|exception*)`.
  */
-type Unit = { kind: "word"; norm: string; base: boolean } | { kind: "prefix"; prefix: string } | { kind: "alt"; options: Seq[] };
+type Unit = { kind: "name" } | { kind: "word"; norm: string; base: boolean } | { kind: "prefix"; prefix: string } | { kind: "alt"; options: Seq[] };
 type Seq = Unit[];
 interface Chain {
   first: Seq;
@@ -43,6 +44,7 @@ function lex(src: string): string[] {
 function wordUnits(raw: string): Unit[] {
   const words = raw.toLowerCase().replace(/[\u2018\u2019]/g, "'").split(/\s+/).filter(Boolean);
   return words.flatMap((w): Unit[] => {
+    if (w === "@name") return [{ kind: "name" }];
     if (w.endsWith("*")) {
       const prefix = w.slice(0, -1).replace(/[^a-z0-9]/g, "");
       if (prefix.length < 2) throw new PatternError(`"${w}": a wildcard needs at least two letters before *`);
@@ -122,6 +124,7 @@ export function indexWords(words: Token[]): WordIndex {
 }
 
 function present(u: Unit, ix: WordIndex): boolean {
+  if (u.kind === "name") return ix.words.some((t) => t.name);
   if (u.kind === "word") return ix.norms.has(u.norm) || (u.base && ix.lemmas.has(u.norm));
   if (u.kind === "prefix") return ix.words.some((t) => t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix));
   return true;
@@ -135,6 +138,7 @@ export function mayMatch(chain: Chain, ix: WordIndex): boolean {
 function unitAt(u: Unit, words: Token[], at: number): number[] {
   const t = words[at];
   if (!t) return [];
+  if (u.kind === "name") return t.name ? [at + 1] : [];
   // A word written in its base form meets every form of it ("claim": claims, claimed); an inflected one only itself.
   if (u.kind === "word") return t.norm === u.norm || (u.base && t.lemma === u.norm) ? [at + 1] : [];
   if (u.kind === "prefix") return t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix) ? [at + 1] : [];
@@ -155,6 +159,7 @@ function seqEnds(seq: Seq, words: Token[], at: number): number[] {
 
 /** Could the unit match the word at `at`? Cheap and allocation-free, to skip most start positions. */
 function startsHere(u: Unit, t: Token): boolean {
+  if (u.kind === "name") return t.name;
   if (u.kind === "word") return t.norm === u.norm || (u.base && t.lemma === u.norm);
   if (u.kind === "prefix") return t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix);
   return u.options.some((o) => o.length === 0 || startsHere(o[0], t));

@@ -133,6 +133,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(be|stay|staying|stick|sticking|happy|loyal|been) (on|with|at|to) @name", "(use|using|pay|paying) @name", "(quote|bid|proposal|offer|price) from @name", "(see how|how) BEFORE/8 (go|goes|work*) with @name", "@name (does|do|already|handles|covers|takes care)",
       "(stick|stay|staying|sticking) with (what|who|our|the|them)", "(they|it|she|he) (do|does) the job", "(neighbour|neighbor|cousin|nephew|brother|friend) NEAR/6 (pay*|use*|list*|does|do|offered)",
       "(current|existing|other|another) NEAR/2 (vendor|provider|supplier|carrier|agency|partner|system|platform|tool)", "(already|currently) NEAR/3 (use|using|have|with|on|work with|signed)", "renew* NEAR/5 (with|current|vendor|them|contract)", "(under contract|locked in|signed) NEAR/4 with", "(quote|proposal|bid|offer) NEAR/3 (from|with) (another|other|them|a competitor|someone)", "(compare|comparing|shopping around|looking at other|talking to other|evaluating other)", "(competitor|competition)",
       "(been|were|we re) (with|on|using) NEAR/4 (years|year|since|for a while|forever|long time)", "(happy|fine) NEAR/3 (with) NEAR/3 (current|who we have|them|our)",
