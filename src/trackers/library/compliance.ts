@@ -10,6 +10,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     exclude: ["not BEFORE/3 record*", "(is|are) (this|these|the|our) NEAR/3 record* NEAR/3 (call|calls)", "(get|offer|includes|include|feature*|with|and) BEFORE/2 (call|phone) (recording|recordings)"],
     negatable: true,
     examples: [
+      "Before we dive in, this call's being recorded for quality.",
+      "Just a heads up that I record my calls so I can review them later.",
       "Oh, and I should have said at the start, our system keeps an audio copy of every call, this one too.",
       "Just so you're aware, we save a voice recording of our conversations.",
       "Heads up, I keep a recording of these calls.",
@@ -44,6 +46,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
     exclude: ["(past|previous|historical) NEAR/4 (performance|results|returns)", "(not|no|never|nobody|nothing) BEFORE/4 (guarantee*|promise*|assur*)", "(money back|warranty|satisfaction) NEAR/3 guarantee*"],
     examples: [
+      "I guarantee the system will pay for itself in year one.",
+      "Your test scores will go up, we promise that to every school.",
+      "You'll pass the inspection, guaranteed, we've never had a client fail.",
       "It's guaranteed, you'll be approved, I'd bet my job on it.",
       "I guarantee it, your rankings will jump within a month.",
       "Trust me, with numbers like yours it's a lock.",
@@ -83,6 +88,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
     exclude: ["(not|no|never|nothing|nobody) BEFORE/3 (risk free|without risk|completely safe|totally safe)", "(every|all|any) (investment|product|option) NEAR/4 (risk|carries|has)"],
     examples: [
+      "There's zero risk to you, you literally can't lose.",
+      "Worst case you break even, so it's totally safe.",
       "Your principal is completely safe, there's no way you lose money here.",
       "Even if the market tanks, you can't lose a cent.",
       "It's a totally safe place for your savings, zero downside.",
@@ -115,6 +122,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
     exclude: ["no (pressure|rush|hurry)", "(take|have) (your|all the|the) time", "not BEFORE/3 (rush|decide|pressure|need to decide|want you to feel)"],
     examples: [
+      "If you don't lock it in before I hang up, the rebate's gone.",
+      "This price is only good for the next hour.",
+      "I can only hold the install date if you say yes right now.",
       "If you wait, you're paying full price like everyone else, simple as that.",
       "It's today or never on this one, honestly.",
       "I don't want you to leave three thousand on the table by waiting.",
@@ -199,6 +209,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
     exclude: ["not BEFORE/3 (cover*|pay*) BEFORE/3 (every|all|everything)", "(there are|there be|with) NEAR/2 (exclusions|exceptions|limits)"],
     examples: [
+      "We're the only company in the state that's fully licensed for this.",
+      "Nobody has ever had a claim denied with this plan.",
+      "It covers every repair, every part, forever.",
       "We've beaten the market every single year since we started.",
       "There's no other carrier in the country with coverage like ours.",
       "Every single client we've had ended up on page one.",

@@ -9,6 +9,10 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
     ],
     exclude: ["(dont|do not|no need to|please dont|never) NEAR/3 (call|email|send|contact)", "(if|maybe|might|someday|sometime) NEAR/6 (call|send|talk|meet)"],
     examples: [
+      "I'll have the proposal in your inbox by Thursday noon.",
+      "Let's meet at the site on Tuesday at eight before the crew arrives.",
+      "Our project manager, Dana, will call you Monday to schedule the survey.",
+      "I'll book thirty minutes with your principal for next Wednesday.",
       "I'll email the agreement within the hour and book your onboarding call for Thursday at ten.",
       "How does next Tuesday at two look for the demo?",
       "I'll send the pilot outline and the business case by Friday.",
@@ -47,6 +51,11 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
     ],
     exclude: ["(how|what) NEAR/4 (weather|weekend|holiday|kids|game|trip)"],
     examples: [
+      "How are you tracking attendance right now?",
+      "What's the hardest part of the season for your crew?",
+      "Walk me through what happens when a guest complains.",
+      "What made you start looking at this now?",
+      "How many locations are you running today?",
       "Walk me through how month end close works for your team today.",
       "What made you take the meeting?",
       "How are you handling the sick calls right now?",
