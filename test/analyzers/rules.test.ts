@@ -128,6 +128,27 @@ describe("rules analyzer on the older scripted calls", () => {
     expect(late.compliance_alerts[0].detail).toContain("this call is being recorded");
   });
 
+  it("reads the outcome and the next step from the conversation", async () => {
+    const ending = (last: [string, string][]) =>
+      timed([
+        ["R", "Hi Jo, quick heads up, this call is recorded. How are you handling the rota today?"],
+        ["C", "Spreadsheets, mostly."],
+        ["R", "Could we do a demo with your manager next Tuesday at two?"],
+        ...(last as [("R" | "C"), string][]),
+      ]);
+    const declined = await analyze(ending([["C", "No thanks, we're all set. Please take me off your list."]]));
+    expect(declined.call_outcome).toBe("closed_lost");
+    expect(declined.score_breakdown.next_steps).toBeLessThanOrEqual(3);
+    const accepted = await analyze(ending([["C", "Tuesday at two works, I'll bring her along."]]));
+    expect(accepted.call_outcome).toBe("follow_up_scheduled");
+    expect(accepted.score_breakdown.next_steps).toBeGreaterThanOrEqual(9);
+    const hedged = await analyze(ending([["C", "I don't know her schedule. I'll have her call you if she's interested."]]));
+    expect(hedged.call_outcome).toBe("no_decision");
+    expect(hedged.score_breakdown.next_steps).toBe(3);
+    const won = await analyze(ending([["C", "Honestly, skip the demo. Send me the contract and I'll sign it today."]]));
+    expect(won.call_outcome).toBe("closed_won");
+  });
+
   it("ignores negated claims: a careful advisor raises no alert", async () => {
     const t = timed([
       ["R", "Hi, this call is being recorded. I can't guarantee any return on this fund."],
