@@ -12,8 +12,8 @@ const FILLERS = new Set(["um", "uh", "uhh", "umm", "er", "erm", "hmm", "like", "
 /**
  * A sentence -> the classifier's features: lemmas (marked "!" inside a
  * negation), lemma bigrams, and a few shape marks (question, conditional,
- * number, weekday/clock/month words). Sorted and de-duplicated so the same
- * sentence always gives the same vector.
+ * number, weekday/clock/month words). De-duplicated, in the order they were
+ * found: the same sentence always gives the same list.
  */
 export function sentenceFeatures(s: Sentence): string[] {
   const f = new Set<string>();
@@ -33,5 +33,5 @@ export function sentenceFeatures(s: Sentence): string[] {
   if (s.question) f.add("@question");
   if (s.hypothetical) f.add("@hypothetical");
   if (words.some((t) => t.neg)) f.add("@negated");
-  return [...f].sort();
+  return [...f];
 }
