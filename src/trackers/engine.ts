@@ -50,12 +50,27 @@ export interface Suppressed {
   why: string;
 }
 
+/**
+ * Patterns that do not parse are left out rather than failing every call of a
+ * company: files are validated when stored, but a file stored by an earlier
+ * version may hold a phrase this grammar reads differently ("50%").
+ */
+function parsed(sources: string[]): Array<{ source: string; chain: ReturnType<typeof parsePattern> }> {
+  return sources.flatMap((source) => {
+    try {
+      return [{ source, chain: parsePattern(source) }];
+    } catch {
+      return [];
+    }
+  });
+}
+
 export function compile(def: TrackerDef, model: LinearModel | null): CompiledTracker {
-  const patterns = def.patterns.map((source) => ({ source, chain: parsePattern(source) }));
+  const patterns = parsed(def.patterns);
   return {
     def,
     patterns,
-    exclude: def.exclude.map((source) => ({ source, chain: parsePattern(source) })),
+    exclude: parsed(def.exclude),
     model,
     anchors: new AnchorSet(patterns.map((p) => p.chain)),
   };

@@ -80,6 +80,17 @@ describe("trackers", () => {
     expect(trainTracker(t, BUILTIN_TRACKERS)).toEqual(committed);
   });
 
+  it("a company override stored by an earlier version still works (unknown built-in ids, old phrases, a phrase the grammar refuses)", () => {
+    const stored = {
+      trackers: [{ id: "competitor_acme", category: "objection", type: "competitor", speaker: "customer", phrases: ["acme dialer*", "we use acme", "50%"] }],
+      disable: ["signal_references"],
+      replace_builtins: false,
+    };
+    const compiled = buildTrackers(effectiveTrackers(stored));
+    const hits = detect([{ t_start: 0, t_end: 2, speaker: "customer", text: "Honestly we use Acme for all of it." }], compiled);
+    expect(hits.find((h) => h.tracker.id === "competitor_acme")?.reason).toMatchObject({ by: "pattern", pattern: "we use acme" });
+  });
+
   it("reads the earlier phrase-list format", () => {
     const file = parseTrackerFile(JSON.stringify({ trackers: [{ id: "c", category: "commitment", type: "commitment", speaker: "any", phrases: ["lets do it"] }] }));
     const def = effectiveTrackers(file).find((x) => x.id === "c")!;
