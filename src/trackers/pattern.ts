@@ -116,17 +116,22 @@ function firstUnits(seq: Seq): Unit[] {
 export interface WordIndex {
   norms: Set<string>;
   lemmas: Set<string>;
+  /** Every beginning (two letters or more) of every word and lemma: a wildcard test is one lookup. */
+  prefixes: Set<string>;
   words: Token[];
 }
 
 export function indexWords(words: Token[]): WordIndex {
-  return { norms: new Set(words.map((w) => w.norm)), lemmas: new Set(words.map((w) => w.lemma)), words };
+  const prefixes = new Set<string>();
+  for (const w of words)
+    for (const form of w.lemma === w.norm ? [w.norm] : [w.norm, w.lemma]) for (let n = 2; n <= Math.min(form.length, 16); n++) prefixes.add(form.slice(0, n));
+  return { norms: new Set(words.map((w) => w.norm)), lemmas: new Set(words.map((w) => w.lemma)), prefixes, words };
 }
 
 function present(u: Unit, ix: WordIndex): boolean {
   if (u.kind === "name") return ix.words.some((t) => t.name);
   if (u.kind === "word") return ix.norms.has(u.norm) || (u.base && ix.lemmas.has(u.norm));
-  if (u.kind === "prefix") return ix.words.some((t) => t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix));
+  if (u.kind === "prefix") return u.prefix.length > 16 ? ix.words.some((t) => t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix)) : ix.prefixes.has(u.prefix);
   return true;
 }
 
@@ -217,10 +222,8 @@ export class AnchorSet {
 
   mayMatch(ix: WordIndex): boolean {
     if (this.any) return true;
-    for (const t of ix.words) {
-      if (this.norms.has(t.norm) || this.bases.has(t.norm) || this.bases.has(t.lemma)) return true;
-      for (const p of this.prefixes) if (t.norm.startsWith(p) || t.lemma.startsWith(p)) return true;
-    }
+    for (const t of ix.words) if (this.norms.has(t.norm) || this.bases.has(t.norm) || this.bases.has(t.lemma)) return true;
+    for (const p of this.prefixes) if (p.length > 16 ? ix.words.some((t) => t.norm.startsWith(p) || t.lemma.startsWith(p)) : ix.prefixes.has(p)) return true;
     return false;
   }
 }
