@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { withoutCredentials } from "../../src/calls/recording-url.js";
 import { toCallResource } from "../../src/calls/resource.js";
 import { callHistory } from "../../src/calls/state.js";
 import { PROCESSING_STATUSES } from "../../src/calls/state.js";
@@ -73,7 +74,7 @@ export function callsCommand(program: Command, ctx: CliContext): void {
         `  status     ${call.processing_status}${call.failure_reason ? ` (${call.failure_reason})` : ""}, report ${call.report_status}`,
         `  score      ${call.overall_score ?? "-"}   outcome ${call.outcome ?? "-"}`,
         `  rep        ${call.rep_name ?? "-"}   customer ${call.customer_name ?? "-"}`,
-        `  audio      ${call.recording_url ?? (call.audio_sha256 ? `${call.audio_format}, ${call.audio_bytes} bytes` : "none")}`,
+        `  audio      ${call.recording_url ? withoutCredentials(call.recording_url) : (call.audio_sha256 ? `${call.audio_format}, ${call.audio_bytes} bytes` : "none")}`,
         `  created    ${call.created_at}`,
         ...(jobView
           ? [
