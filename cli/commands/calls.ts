@@ -71,7 +71,7 @@ export function callsCommand(program: Command, ctx: CliContext): void {
       }
       const lines = [
         `Call ${call.id} (company ${call.company_id}${call.external_call_id ? `, external id ${call.external_call_id}` : ""})`,
-        `  status     ${call.processing_status}${call.failure_reason ? ` (${call.failure_reason})` : ""}, report ${call.report_status}`,
+        `  status     ${call.processing_status}${call.failure_reason ? ` (${call.failure_reason}${call.failure_detail ? `: ${call.failure_detail}` : ""})` : ""}, report ${call.report_status}`,
         `  score      ${call.overall_score ?? "-"}   outcome ${call.outcome ?? "-"}`,
         `  rep        ${call.rep_name ?? "-"}   customer ${call.customer_name ?? "-"}`,
         `  audio      ${call.recording_url ? withoutCredentials(call.recording_url) : (call.audio_sha256 ? `${call.audio_format}, ${call.audio_bytes} bytes` : "none")}`,
