@@ -1,5 +1,5 @@
 import dns from "node:dns";
-import type { LookupFunction } from "node:net";
+import net from "node:net";
 import os from "node:os";
 import { AppError } from "../errors.js";
 import { inRange, isLoopback, isUnspecified, parseIp, parseRange, sameIp, type IpAddress, type IpRange } from "../net/ip-address.js";
@@ -27,6 +27,9 @@ export const BUILT_IN_DENY: readonly { range: string; why: string }[] = [
 ];
 
 const BUILT_IN = BUILT_IN_DENY.map((d) => ({ range: parseRange(d.range)!, why: d.why }));
+
+/** A destination the policy refuses; the message says which address and why (for logs and the job's error, not the client). */
+export class DownloadBlocked extends Error {}
 
 export type PolicyDecision = { allowed: true } | { allowed: false; why: string };
 
@@ -87,26 +90,20 @@ export class DownloadPolicy {
   }
 
   /**
-   * A `lookup` for http(s).request: resolves the name, checks every address it
-   * resolves to (one denied address refuses the name: a resolver that mixes
-   * answers is not trusted), and hands the socket exactly those addresses.
+   * Resolves a URL's host and checks every address it resolves to (one denied
+   * address refuses the name: a resolver that mixes answers is not trusted).
+   * The caller connects to these addresses only, never resolving again.
    */
-  lookup(port: number, onBlocked: (why: string) => void): LookupFunction {
-    return ((hostname: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void) => {
-      dns.lookup(hostname, { all: true, family: options?.family ?? 0 }, (err, addresses) => {
-        if (err) return callback(err, []);
-        for (const a of addresses) {
-          const d = this.check(hostname, a.address, port);
-          if (!d.allowed) {
-            onBlocked(`${a.address}: ${d.why}`);
-            return callback(Object.assign(new Error("blocked by download policy"), { code: "EDOWNLOADPOLICY" }), []);
-          }
-        }
-        if (addresses.length === 0) return callback(Object.assign(new Error("no address"), { code: "ENOTFOUND" }), []);
-        if (options?.all) callback(null, addresses);
-        else callback(null, addresses[0].address, addresses[0].family);
-      });
-    }) as unknown as LookupFunction;
+  async resolve(hostname: string, port: number): Promise<dns.LookupAddress[]> {
+    const bare = hostname.replace(/^\[|\]$/g, "");
+    const family = net.isIP(bare);
+    const addresses = family ? [{ address: bare, family }] : await dns.promises.lookup(bare, { all: true, verbatim: true });
+    if (addresses.length === 0) throw Object.assign(new Error(`${bare} has no address`), { code: "ENOTFOUND" });
+    for (const a of addresses) {
+      const d = this.check(bare, a.address, port);
+      if (!d.allowed) throw new DownloadBlocked(`${a.address}: ${d.why}`);
+    }
+    return addresses;
   }
 
   private isOwnListener(ip: IpAddress, port: number): boolean {

@@ -1,10 +1,8 @@
-import http from "node:http";
-import https from "node:https";
-import net from "node:net";
 import { storeAudioStream, type StoredAudio } from "../audio/store.js";
 import { isAppError } from "../errors.js";
 import { USER_AGENT } from "../version.js";
-import { DownloadPolicy } from "./download-policy.js";
+import { pinnedGet, type PinnedResponse } from "../net/pinned-get.js";
+import { DownloadBlocked, DownloadPolicy } from "./download-policy.js";
 import { StageError } from "./ports.js";
 
 export const MAX_REDIRECTS = 5;
@@ -33,120 +31,113 @@ export interface DownloadOptions {
  */
 export async function downloadRecording(url: string, opts: DownloadOptions): Promise<StoredAudio> {
   const policy = opts.policy ?? new DownloadPolicy();
-  const total = new AbortController();
-  const totalTimer = setTimeout(() => total.abort(), opts.totalTimeoutMs);
-  const onOuterAbort = () => total.abort();
-  opts.signal?.addEventListener("abort", onOuterAbort, { once: true });
-  const timedOut = () => total.signal.aborted && !opts.signal?.aborted;
-  try {
-    let current = checkUrl(url);
-    for (let hop = 0; ; hop++) {
-      const res = await get(current, policy, opts, total.signal, timedOut);
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400 && res.headers.location) {
-        res.destroy();
-        if (hop >= MAX_REDIRECTS) throw fail(`more than ${MAX_REDIRECTS} redirects`, false, "too many redirects");
-        current = checkUrl(new URL(res.headers.location, current).toString());
-        continue;
-      }
-      if (status < 200 || status >= 300) {
-        res.destroy();
-        const transient = status === 404 || status === 408 || status === 429 || status >= 500;
-        throw fail(`server answered HTTP ${status}`, transient, `HTTP ${status}`);
-      }
-      const declared = Number(res.headers["content-length"] ?? NaN);
-      if (Number.isFinite(declared) && declared > opts.maxBytes) {
-        res.destroy();
-        throw fail(`recording is ${declared} bytes, over the limit of ${opts.maxBytes}`, false, "too large");
-      }
-      return await storeBody(res, opts, timedOut);
+  const total = AbortSignal.timeout(opts.totalTimeoutMs);
+  const signal = opts.signal ? AbortSignal.any([total, opts.signal]) : total;
+  let current = checkUrl(url);
+  for (let hop = 0; ; hop++) {
+    const res = await get(current, policy, opts, signal, total);
+    if (res.status >= 300 && res.status < 400 && res.headers.location) {
+      res.destroy();
+      if (hop >= MAX_REDIRECTS) throw fail(`more than ${MAX_REDIRECTS} redirects`, false, "too many redirects");
+      current = checkUrl(new URL(res.headers.location, current).toString());
+      continue;
     }
-  } finally {
-    clearTimeout(totalTimer);
-    opts.signal?.removeEventListener("abort", onOuterAbort);
+    if (res.status < 200 || res.status >= 300) {
+      res.destroy();
+      const transient = res.status === 404 || res.status === 408 || res.status === 429 || res.status >= 500;
+      throw fail(`server answered HTTP ${res.status}`, transient, `HTTP ${res.status}`);
+    }
+    const declared = Number(res.headers["content-length"] ?? NaN);
+    if (Number.isFinite(declared) && declared > opts.maxBytes) {
+      res.destroy();
+      throw fail(`recording is ${declared} bytes, over the limit of ${opts.maxBytes}`, false, "too large");
+    }
+    return storeBody(res, opts, total);
   }
 }
 
-/** One GET, resolved when the response headers arrive. */
-function get(u: URL, policy: DownloadPolicy, opts: DownloadOptions, signal: AbortSignal, timedOut: () => boolean): Promise<http.IncomingMessage> {
+/**
+ * One hop: resolve and check the host, then GET from a checked address (the
+ * next one when a connection is refused). Resolves when the response headers
+ * arrive, within the connect timeout.
+ */
+async function get(u: URL, policy: DownloadPolicy, opts: DownloadOptions, signal: AbortSignal, total: AbortSignal): Promise<PinnedResponse> {
   const port = Number(u.port || (u.protocol === "https:" ? 443 : 80));
-  const hostname = u.hostname.replace(/^\[|\]$/g, "");
-  let blocked: string | undefined;
-  // An address literal is never looked up, so it is checked here; names are checked in the lookup.
-  if (net.isIP(hostname)) {
-    const d = policy.check(hostname, hostname, port);
-    if (!d.allowed) return Promise.reject(blockedError(u, `${hostname}: ${d.why}`));
+  const headers = new AbortController();
+  const headerTimer = setTimeout(() => headers.abort(), opts.connectTimeoutMs);
+  const hopSignal = AbortSignal.any([signal, headers.signal]);
+  try {
+    const addresses = await abortable(policy.resolve(u.hostname, port), hopSignal);
+    let lastError: unknown;
+    for (const a of addresses) {
+      try {
+        // The hop signal carries the connect timeout until the headers are in; the timer is cleared on return.
+        return await pinnedGet(u, { address: a.address, headers: requestHeaders(u), signal: hopSignal });
+      } catch (e) {
+        lastError = e;
+        const code = (e as { code?: string }).code;
+        if (hopSignal.aborted || !(code === "ECONNREFUSED" || code === "EHOSTUNREACH" || code === "ENETUNREACH")) break;
+      }
+    }
+    throw lastError;
+  } catch (e) {
+    if (e instanceof DownloadBlocked) throw fail(`${u.host} is blocked by the download policy (${e.message})`, false, "blocked by download policy");
+    if (total.aborted) throw timeoutError(opts);
+    if (headers.signal.aborted) throw fail(`no response from ${u.host} within ${opts.connectTimeoutMs} ms`, true, "timed out");
+    if (signal.aborted) throw fail("download cancelled", true, "cancelled");
+    throw fail(`could not fetch ${u.host}: ${describe(e)}`, true, networkDetail(e));
+  } finally {
+    clearTimeout(headerTimer);
   }
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(timedOut() ? timeoutError(opts) : fail("download cancelled", true, "cancelled"));
-    const mod = u.protocol === "https:" ? https : http;
-    const req = mod.request({
-      protocol: u.protocol,
-      hostname,
-      port,
-      path: `${u.pathname}${u.search}`,
-      method: "GET",
-      headers: { accept: "audio/*, */*;q=0.1", "user-agent": USER_AGENT },
-      auth: u.username || u.password ? `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` : undefined,
-      agent: false,
-      lookup: policy.lookup(port, (why) => (blocked = why)),
-    });
-    let headersTimedOut = false;
-    // The connect timeout covers only the wait for response headers; the body runs under the total timeout alone.
-    const headerTimer = setTimeout(() => {
-      headersTimedOut = true;
-      req.destroy(new Error("no response"));
-    }, opts.connectTimeoutMs);
-    const onAbort = () => req.destroy(new Error("aborted"));
+}
+
+function requestHeaders(u: URL): Record<string, string> {
+  const h: Record<string, string> = { "User-Agent": USER_AGENT, Accept: "audio/*, */*;q=0.1" };
+  // user:pass@ in the URL: Basic auth, as browsers and curl do.
+  if (u.username || u.password) h.Authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}`;
+  return h;
+}
+
+/** Rejects when the signal aborts first (DNS lookups cannot be cancelled; their answer is then ignored). */
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
-    const settle = () => {
-      clearTimeout(headerTimer);
-      signal.removeEventListener("abort", onAbort);
-    };
-    req.once("response", (res) => {
-      settle();
-      // The body stream ends with an error when the total timeout fires mid-download.
-      const onBodyAbort = () => res.destroy(new Error("aborted"));
-      signal.addEventListener("abort", onBodyAbort, { once: true });
-      res.once("close", () => signal.removeEventListener("abort", onBodyAbort));
-      resolve(res);
-    });
-    req.once("error", (e) => {
-      settle();
-      if (blocked !== undefined) reject(blockedError(u, blocked));
-      else if (timedOut()) reject(timeoutError(opts));
-      else if (signal.aborted) reject(fail("download cancelled", true, "cancelled"));
-      else if (headersTimedOut) reject(fail(`no response from ${u.host} within ${opts.connectTimeoutMs} ms`, true, "timed out"));
-      else reject(fail(`could not fetch ${u.host}: ${describe(e)}`, true, networkDetail(e)));
-    });
-    req.end();
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(e);
+      },
+    );
   });
 }
 
-async function storeBody(res: http.IncomingMessage, opts: DownloadOptions, timedOut: () => boolean): Promise<StoredAudio> {
+async function storeBody(res: PinnedResponse, opts: DownloadOptions, total: AbortSignal): Promise<StoredAudio> {
   // Transport errors while streaming are retryable; the store's own verdicts (size, type) are not.
   let streamError: unknown;
   async function* guarded(): AsyncIterable<Uint8Array> {
     try {
-      for await (const chunk of res) yield chunk as Uint8Array;
+      for await (const chunk of res.body) yield chunk;
     } catch (e) {
       streamError = e;
       throw e;
-    }
-    // A body cut short by the total timeout may end without an error event.
-    if (timedOut()) {
-      streamError = new Error("aborted");
-      throw streamError;
     }
   }
   try {
     return await storeAudioStream(opts.dataDir, guarded(), { maxBytes: opts.maxBytes });
   } catch (e) {
     res.destroy();
-    if (timedOut()) throw timeoutError(opts);
+    if (total.aborted) throw timeoutError(opts);
     if (streamError !== undefined) throw fail(`connection broke during download: ${describe(streamError)}`, true, "connection broke");
     if (isAppError(e)) throw fail(e.message, false, storeDetail(e.message));
     throw fail(describe(e), true, "could not store");
+  } finally {
+    res.destroy();
   }
 }
 
