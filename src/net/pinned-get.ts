@@ -59,7 +59,14 @@ export function pinnedGet(url: URL, opts: PinnedGetOptions): Promise<PinnedRespo
   if (opts.signal.aborted) onAbort();
   else opts.signal.addEventListener("abort", onAbort, { once: true });
   socket.once("close", () => opts.signal.removeEventListener("abort", onAbort));
-  socket.once(https ? "secureConnect" : "connect", () => socket.write(request));
+  socket.once(https ? "secureConnect" : "connect", () => {
+    if (socket instanceof tls.TLSSocket) {
+      // Checked here as well as by the TLS layer: Bun skips the name check when the host is an IP address.
+      const wrong = socket.authorized ? tls.checkServerIdentity(hostname, socket.getPeerCertificate()) : (socket.authorizationError ?? new Error("certificate not trusted"));
+      if (wrong) return socket.destroy(wrong);
+    }
+    socket.write(request);
+  });
 
   const reader = new SocketReader(socket);
   return readHead(reader).then(

@@ -85,7 +85,9 @@ async function get(u: URL, policy: DownloadPolicy, opts: DownloadOptions, signal
     if (total.aborted) throw timeoutError(opts);
     if (headers.signal.aborted) throw fail(`no response from ${u.host} within ${opts.connectTimeoutMs} ms`, true, "timed out");
     if (signal.aborted) throw fail("download cancelled", true, "cancelled");
-    throw fail(`could not fetch ${u.host}: ${describe(e)}`, true, networkDetail(e));
+    const detail = networkDetail(e);
+    // A certificate that does not fit the host will not fit it on the next attempt either.
+    throw fail(`could not fetch ${u.host}: ${describe(e)}`, detail !== "TLS error", detail);
   } finally {
     clearTimeout(headerTimer);
   }
@@ -177,7 +179,7 @@ function networkDetail(e: unknown): string {
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "host not found";
   if (code === "ECONNREFUSED") return "connection refused";
   if (code === "ETIMEDOUT") return "timed out";
-  if (code && /CERT|SSL|TLS/i.test(code)) return "TLS error";
+  if (code && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/i.test(code)) return "TLS error";
   return "connection failed";
 }
 

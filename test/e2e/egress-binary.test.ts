@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../../src/logger.js";
@@ -9,6 +11,7 @@ import { startAudioServer, type AudioServer } from "../helpers/audio-server.js";
 import { runBinary, startServeBinary, type ServeProcess } from "../helpers/binary.js";
 import { fixture } from "../helpers/fixtures.js";
 import { tempDir, testConfig } from "../helpers/services.js";
+import { selfSignedCert } from "../helpers/tls-cert.js";
 import { startReceiver } from "../events/receiver.js";
 
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
@@ -89,6 +92,48 @@ describe("egress and private files through the executable", () => {
     expect(dbText).not.toContain("s3cr");
     expect(stderr).not.toContain("s3cr");
     for (const args of [["calls", "show", "1", "--json"], ["calls", "show", "1"], ["calls", "list", "--json"]]) expect(runBinary(["--data-dir", dir, ...args]).stdout).not.toContain("s3cr");
+  });
+
+  it("https recordings: fetched from the checked address with the host name's SNI and certificate check", async () => {
+    const dir = path.join(parent, "tls");
+    fs.mkdirSync(path.join(parent, "certs"));
+    const { key, cert, certFile } = selfSignedCert(path.join(parent, "certs"), ["localhost"]);
+    const wav = fs.readFileSync(fixture("jfk.wav"));
+    let sni: string | undefined;
+    let served = 0;
+    const server = https.createServer({ key, cert }, (req, res) => {
+      served += 1;
+      sni = (req.socket as unknown as { servername?: string }).servername || undefined;
+      res.writeHead(200, { "content-type": "audio/wav" });
+      res.end(wav);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const port = (server.address() as AddressInfo).port;
+    expect(runBinary(["--data-dir", dir, "company", "create", "Acme"]).code).toBe(0);
+    const key2 = JSON.parse(runBinary(["--data-dir", dir, "key", "create", "--company", "1", "--json"]).stdout).key as string;
+    // The certificate's CA is trusted the way an admin trusts a private CA.
+    const serve = await startServeBinary(["--data-dir", dir, "--workers", "1", "--pipeline", "placeholder"], { env: { NODE_EXTRA_CA_CERTS: certFile } });
+    try {
+      const post = async (recording_url: string) => {
+        const res = await fetch(`${serve.url}/v1/calls`, { method: "POST", headers: { authorization: `Bearer ${key2}`, "content-type": "application/json" }, body: JSON.stringify({ recording_url }) });
+        return ((await res.json()) as { call_id: number }).call_id;
+      };
+      const settled = (id: number) =>
+        until(`call ${id}`, async () => {
+          const c = (await (await fetch(`${serve.url}/v1/calls/${id}`, { headers: { authorization: `Bearer ${key2}` } })).json()) as Record<string, unknown>;
+          return c.processing_status === "complete" || c.processing_status === "failed" ? c : undefined;
+        });
+      expect(await settled(await post(`https://localhost:${port}/rec.wav`))).toMatchObject({ processing_status: "complete" });
+      expect(sni).toBe("localhost");
+      // The certificate names localhost, not 127.0.0.1: refused.
+      const hits = served;
+      expect(await settled(await post(`https://127.0.0.1:${port}/rec.wav`))).toMatchObject({ processing_status: "failed", failure_reason: "download_failed", failure_detail: "TLS error" });
+      expect(served).toBe(hits);
+    } finally {
+      expect(await serve.stop()).toBe(0);
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it("a credential-carrying recording_url is not displayed before the download either", async () => {
