@@ -58,7 +58,7 @@ export function parseRuleList(raw: string, setting: string): PolicyRule[] {
 /**
  * Decides which addresses recording_url downloads may connect to. Checked on
  * the resolved address of every hop (redirects included), and the connection
- * is made to exactly the address that was checked (see lookup()), so a name
+ * is made to exactly the address that was checked (resolve(), then src/net/pinned-get.ts), so a name
  * that resolves differently a moment later cannot slip past.
  */
 export class DownloadPolicy {
