@@ -1,5 +1,6 @@
 import path from "node:path";
 import { AppError } from "./errors.js";
+import { parseRuleList, type PolicyRule } from "./pipeline/download-policy.js";
 
 /**
  * Flags > env (CALLREVIEW_*) > defaults, parsed once. This is the only module
@@ -40,6 +41,10 @@ export interface Config {
   jobLeaseSeconds: number;
   downloadConnectTimeoutMs: number;
   downloadTimeoutMs: number;
+  /** recording_url: only these destinations (CIDRs, host names); empty = any not denied. Ranges listed here also lift the built-in denies. */
+  downloadAllow: PolicyRule[];
+  /** recording_url: never these destinations, on top of the built-in denies. */
+  downloadDeny: PolicyRule[];
   /** First retry delay of a failed job attempt; doubles per attempt. */
   retryBaseMs: number;
 }
@@ -114,6 +119,8 @@ export const SETTINGS = [
   def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
   def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),
   def({ key: "downloadTimeoutMs", flag: "--download-timeout-ms", env: "CALLREVIEW_DOWNLOAD_TIMEOUT_MS", default: 600_000, parse: int(1, 86_400_000), doc: "recording_url: time allowed for the whole download, ms." }),
+  def({ key: "downloadAllow", flag: "--download-allow", env: "CALLREVIEW_DOWNLOAD_ALLOW", default: [], parse: parseRuleList, doc: "recording_url: fetch only from these CIDRs / host names (comma-separated); ranges listed also lift the built-in denies." }),
+  def({ key: "downloadDeny", flag: "--download-deny", env: "CALLREVIEW_DOWNLOAD_DENY", default: [], parse: parseRuleList, doc: "recording_url: never fetch from these CIDRs / host names (comma-separated), on top of the built-in denies." }),
   def({ key: "retryBaseMs", flag: "--retry-base-ms", env: "CALLREVIEW_RETRY_BASE_MS", default: 5_000, parse: int(0, 3_600_000), doc: "First retry delay of a failed pipeline attempt, ms (doubles per attempt, capped at 10 min)." }),
 ] as const;
 

@@ -37,6 +37,7 @@ export async function startService(
     await services.close();
     throw e;
   }
+  services.downloadPolicy.denyListener(config.host, listener.port);
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.port}`;
   services.logger.info("listening", { url, pipeline: services.pipeline, data_dir: config.dataDir, driver: services.store.driver });
   const workers = startWorkers(services, { count: config.workers });

@@ -1,5 +1,6 @@
 import type { Config } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
+import { DownloadPolicy } from "./pipeline/download-policy.js";
 import { chooseAnalyzer, type AnalyzerChoice } from "./pipeline/analyzers/factory.js";
 import { resolvePipelineMode, type ActivePipeline } from "./pipeline/mode.js";
 import { openStore, type Store } from "./store/open.js";
@@ -17,6 +18,8 @@ export interface Services {
   pipeline: ActivePipeline;
   /** The analyzer real transcripts get (pipeline/analyzers/factory.ts). */
   analyzer: AnalyzerChoice;
+  /** Where recording_url downloads may connect; `serve` adds its own listener once it listens. */
+  downloadPolicy: DownloadPolicy;
   close(): Promise<void>;
 }
 
@@ -30,6 +33,7 @@ export async function createServices(config: Config, opts: { logger?: Logger; cl
     clock: opts.clock ?? systemClock,
     pipeline: resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel),
     analyzer: await chooseAnalyzer(config),
+    downloadPolicy: new DownloadPolicy(config.downloadAllow, config.downloadDeny),
     close: () => store.close(),
   };
 }

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { withoutCredentials } from "../../src/calls/recording-url.js";
 import { toCallResource } from "../../src/calls/resource.js";
 import { callHistory } from "../../src/calls/state.js";
 import { PROCESSING_STATUSES } from "../../src/calls/state.js";
@@ -70,10 +71,10 @@ export function callsCommand(program: Command, ctx: CliContext): void {
       }
       const lines = [
         `Call ${call.id} (company ${call.company_id}${call.external_call_id ? `, external id ${call.external_call_id}` : ""})`,
-        `  status     ${call.processing_status}${call.failure_reason ? ` (${call.failure_reason})` : ""}, report ${call.report_status}`,
+        `  status     ${call.processing_status}${call.failure_reason ? ` (${call.failure_reason}${call.failure_detail ? `: ${call.failure_detail}` : ""})` : ""}, report ${call.report_status}`,
         `  score      ${call.overall_score ?? "-"}   outcome ${call.outcome ?? "-"}`,
         `  rep        ${call.rep_name ?? "-"}   customer ${call.customer_name ?? "-"}`,
-        `  audio      ${call.recording_url ?? (call.audio_sha256 ? `${call.audio_format}, ${call.audio_bytes} bytes` : "none")}`,
+        `  audio      ${call.recording_url ? withoutCredentials(call.recording_url) : (call.audio_sha256 ? `${call.audio_format}, ${call.audio_bytes} bytes` : "none")}`,
         `  created    ${call.created_at}`,
         ...(jobView
           ? [

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../errors.js";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../store/private-files.js";
 import { SNIFF_BYTES, sniffAudioFormat, type AudioFormat } from "./sniff.js";
 
 export interface StoredAudio {
@@ -35,7 +36,7 @@ export async function storeAudioStream(
 ): Promise<StoredAudio> {
   const tmpDir = path.join(audioDir(dataDir), "tmp");
   try {
-    await fsp.mkdir(tmpDir, { recursive: true });
+    await fsp.mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (e) {
     throw new AppError("invalid_file", `could not store the file: ${(e as NodeJS.ErrnoException).code ?? "storage error"}`);
   }
@@ -45,7 +46,7 @@ export async function storeAudioStream(
   let head: Uint8Array = new Uint8Array(0);
   let handle: fsp.FileHandle | undefined;
   try {
-    handle = await fsp.open(tmp, "wx");
+    handle = await fsp.open(tmp, "wx", PRIVATE_FILE_MODE);
     for await (const chunk of iterate(source)) {
       bytes += chunk.byteLength;
       if (bytes > opts.maxBytes) {
@@ -65,7 +66,7 @@ export async function storeAudioStream(
     handle = undefined;
     const sha256 = hash.digest("hex");
     const finalPath = audioPath(dataDir, sha256);
-    await fsp.mkdir(path.dirname(finalPath), { recursive: true });
+    await fsp.mkdir(path.dirname(finalPath), { recursive: true, mode: PRIVATE_DIR_MODE });
     // Same content already stored: keep the existing file.
     if (fs.existsSync(finalPath)) await fsp.rm(tmp, { force: true });
     else await fsp.rename(tmp, finalPath);

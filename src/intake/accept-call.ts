@@ -1,3 +1,4 @@
+import { scrubRawPayload } from "../calls/recording-url.js";
 import { findCallByExternalId, insertCallUnlessDuplicate } from "../store/calls.js";
 import { CompiledQuery } from "kysely";
 import type { Db, Tx } from "../store/db.js";
@@ -112,7 +113,7 @@ export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date): Promis
     crm_contact_id: f.crm_contact_id ?? null,
     crm_deal_id: f.crm_deal_id ?? null,
     metadata: JSON.stringify(metadata),
-    raw_payload: input.rawPayload ?? null,
+    raw_payload: scrubRawPayload(input.rawPayload, f.recording_url),
     intake: input.intake,
     audio_sha256: input.audio?.sha256 ?? null,
     audio_format: input.audio?.format ?? null,

@@ -22,6 +22,7 @@ import { insertReport } from "../store/reports.js";
 import type { CallRow, JobRow } from "../store/schema.js";
 import { insertTranscript, latestTranscriptRow, toTranscript } from "../store/transcripts.js";
 import { isoNow } from "../time.js";
+import { withoutCredentials } from "../calls/recording-url.js";
 import { downloadRecording } from "./download.js";
 import { StageError, type Analyzer, type Transcript } from "./ports.js";
 import { selectPipeline, type PipelineParts } from "./select.js";
@@ -258,11 +259,13 @@ async function acquireAudio(
       maxBytes: config.maxUploadMb * 1024 * 1024,
       connectTimeoutMs: config.downloadConnectTimeoutMs,
       totalTimeoutMs: config.downloadTimeoutMs,
+      policy: ctx.services.downloadPolicy,
       signal: ctx.signal,
     });
+    // Credentials in the URL served this download and are not kept (a later reprocess fetches without them).
     await ctx.services.store.db
       .updateTable("calls")
-      .set({ audio_sha256: stored.sha256, audio_format: stored.format, audio_bytes: stored.bytes })
+      .set({ audio_sha256: stored.sha256, audio_format: stored.format, audio_bytes: stored.bytes, recording_url: withoutCredentials(call.recording_url) })
       .where("id", "=", job.call_id)
       .execute();
     return { path: stored.path, format: stored.format };
@@ -296,7 +299,7 @@ async function settleFailure(ctx: WorkerContext, job: JobRow, err: StageError): 
   try {
     await db.transaction().execute(async (trx) => {
       if (!(await extendLease(trx, { jobId: job.id, workerId: ctx.workerId, leaseMs: ctx.leaseMs, now }))) throw new LeaseLost();
-      await applyTransition(trx, job.call_id, { to: "failed", now, failureReason: err.reason, reason: err.message.slice(0, 500) });
+      await applyTransition(trx, job.call_id, { to: "failed", now, failureReason: err.reason, failureDetail: err.detail, reason: err.message.slice(0, 500) });
       await failJob(trx, { jobId: job.id, workerId: ctx.workerId, error: message, now });
     });
   } catch (e) {

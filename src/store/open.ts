@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import { AppError } from "../errors.js";
 import { openSqlite } from "./driver.js";
 import { migrateToLatest } from "./migrate.js";
+import { preparePrivateDatabase, PRIVATE_DIR_MODE, tightenMode } from "./private-files.js";
 import type { Database } from "./schema.js";
 
 export interface Store {
@@ -18,6 +19,7 @@ export interface Store {
 export async function openStore(dataDir: string): Promise<Store> {
   ensureWritableDir(dataDir);
   const file = path.join(dataDir, "callreview.db");
+  preparePrivateDatabase(file);
   const { db, driver } = await openSqlite(file);
   try {
     const schemaVersion = await migrateToLatest(db, file);
@@ -41,7 +43,8 @@ export async function openStore(dataDir: string): Promise<Store> {
 
 export function ensureWritableDir(dir: string): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    tightenMode(dir, PRIVATE_DIR_MODE);
     fs.accessSync(dir, fs.constants.W_OK | fs.constants.R_OK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? "error";

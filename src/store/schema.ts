@@ -61,6 +61,8 @@ export interface CallsTable {
   overall_score: number | null;
   outcome: string | null;
   failure_reason: string | null;
+  /** A short detail safe to show the client (e.g. "HTTP 404", "timed out"); null when none. */
+  failure_detail: string | null;
   /** Higher runs first: 10 for metadata.high_value_opportunity, else 0. */
   priority: number;
   created_at: string;
@@ -203,6 +205,8 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
   /** When the next attempt was scheduled after this one (null: none). */
   next_attempt_at: string | null;
+  /** 1 while the attempt is being sent (written before sending); 0 once its result, or its loss, is recorded. */
+  in_flight: Generated<number>;
 }
 
 /** How far the fan-out has read the events outbox. */

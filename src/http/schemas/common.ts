@@ -36,6 +36,11 @@ export const CallSchema = z
     overall_score: z.number().int().min(0).max(100).nullable(),
     outcome: z.string().nullable(),
     failure_reason: z.string().nullable().openapi({ description: "Why processing failed (e.g. no_audio, download_failed); null otherwise." }),
+    failure_detail: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: "A short detail next to failure_reason, e.g. `HTTP 404`, `timed out`, `blocked by download policy`, `too large`, `not audio`; null when there is none.", example: "HTTP 404" }),
     created_at: z.string().openapi({ format: "date-time" }),
     report_url: z.string().nullable().openapi({ description: "`/api/v1/calls/<call_id>/report` once report_status is ready, else null." }),
   })
