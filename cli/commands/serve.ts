@@ -20,5 +20,8 @@ export function serveCommand(program: Command, ctx: CliContext): void {
       process.once("SIGTERM", () => shutdown("SIGTERM"));
       process.once("SIGINT", () => shutdown("SIGINT"));
     });
+    // Everything is stopped and the database closed: a handle left open by a
+    // request that never completed must not keep the process alive.
+    setTimeout(() => process.exit(), 2000).unref();
   });
 }

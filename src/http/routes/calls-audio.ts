@@ -7,7 +7,7 @@ import { getCompanyCall } from "../../store/calls.js";
 import { guard } from "../auth.js";
 import { parseCallId } from "../call-id.js";
 import type { AppEnv } from "../env.js";
-import { receiveAudioUpload } from "../multipart.js";
+import { assertUtf8Fields, receiveAudioUpload } from "../multipart.js";
 import { AUTH_ERRORS, CallIdParams, CallSchema, ErrorSchema, NOT_FOUND, SECURITY, jsonContent, withRateHeaders } from "../schemas/common.js";
 import { AUDIO_FORM_SCHEMA } from "../schemas/upload.js";
 
@@ -40,6 +40,7 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     if (!(await getCompanyCall(s.store.db, companyId, id))) throw new AppError("not_found", `call ${id} not found`);
     const upload = await receiveAudioUpload(c, s);
     try {
+      assertUtf8Fields(upload);
       if (!upload.audio) throw new AppError("no_file", "the request has no `file` part");
       const unknown = Object.keys(upload.fields);
       if (unknown.length > 0) {

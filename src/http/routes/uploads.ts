@@ -5,7 +5,7 @@ import { acceptCall } from "../../intake/accept-call.js";
 import { discardAudioIfUnused } from "../../intake/discard-audio.js";
 import { guard } from "../auth.js";
 import type { AppEnv } from "../env.js";
-import { receiveAudioUpload } from "../multipart.js";
+import { assertUtf8Fields, receiveAudioUpload } from "../multipart.js";
 import { AUTH_ERRORS, ErrorSchema, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
 import { UPLOAD_FORM_SCHEMA, UploadFieldsSchema } from "../schemas/upload.js";
 import { validationError } from "../validation.js";
@@ -40,6 +40,7 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     const s = c.get("services");
     const upload = await receiveAudioUpload(c, s);
     try {
+      assertUtf8Fields(upload);
       if (!upload.audio) throw new AppError("no_file", "the request has no `file` part");
       const parsed = UploadFieldsSchema.safeParse(upload.fields);
       if (!parsed.success) throw validationError(parsed.error);
