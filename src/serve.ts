@@ -1,6 +1,6 @@
 import type { Config } from "./config.js";
 import { Dispatcher, type DispatcherOptions } from "./events/dispatcher.js";
-import { sweepAudioTemp } from "./audio/store.js";
+import { removeActiveTemp, sweepAudioTemp } from "./audio/store.js";
 import { createApp } from "./http/app.js";
 import type { Logger } from "./logger.js";
 import { listen, type Listener } from "./server.js";
@@ -56,6 +56,8 @@ export async function startService(
     stop() {
       stopping ??= (async () => {
         await listener.close();
+        // A client that stalled mid-upload had its connection closed; its handler may never get to clean up.
+        await removeActiveTemp(config.dataDir);
         // Workers stop claiming; running jobs get a bounded time to finish, then are handed back.
         await workers.stop();
         await dispatcher.stop();

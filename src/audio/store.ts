@@ -56,6 +56,19 @@ export async function sweepAudioTemp(dataDir: string): Promise<number> {
   return removed;
 }
 
+/** Temp files this process is writing now, so a stop can remove those a stalled client left half-written. */
+const activeTemp = new Set<string>();
+
+/**
+ * Removes this process's temp files under `dataDir` that are still being
+ * written: at shutdown, after the listener has closed every connection, an
+ * upload that never finished must not outlive the process.
+ */
+export async function removeActiveTemp(dataDir: string): Promise<void> {
+  const dir = audioTempDir(dataDir) + path.sep;
+  await Promise.all([...activeTemp].filter((f) => f.startsWith(dir)).map((f) => fsp.rm(f, { force: true }).catch(() => undefined)));
+}
+
 function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -88,6 +101,7 @@ export async function storeAudioStream(
   let bytes = 0;
   let head: Uint8Array = new Uint8Array(0);
   let handle: fsp.FileHandle | undefined;
+  activeTemp.add(tmp);
   try {
     handle = await fsp.open(tmp, "wx");
     for await (const chunk of iterate(source)) {
@@ -119,6 +133,8 @@ export async function storeAudioStream(
     await fsp.rm(tmp, { force: true }).catch(() => undefined);
     if (e instanceof AppError) throw e;
     throw new AppError("invalid_file", `could not store the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  } finally {
+    activeTemp.delete(tmp);
   }
 }
 

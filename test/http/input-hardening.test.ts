@@ -66,7 +66,7 @@ describe("HTTP input hardening (in-process)", () => {
         { name, value: Buffer.from("1") },
         { name: "file", value: fs.readFileSync(fixture("jfk.wav")), filename: "jfk.wav" },
       ]);
-      const r = await h.request("/v1/uploads", { method: "POST", body, headers: { "content-type": type } });
+      const r = await h.request("/v1/uploads", { method: "POST", body: new Uint8Array(body), headers: { "content-type": type } });
       expect(r.status).toBe(422);
       const b = await r.json();
       expect(b.error).toBe("validation_failed");
@@ -142,7 +142,7 @@ describe("HTTP input hardening (in-process)", () => {
     const badUtf8 = Buffer.from([0x41, 0xff, 0xfe, 0x42]);
 
     it("POST /calls (unchanged behaviour, the reference)", async () => {
-      const r = await h.request("/v1/calls", { method: "POST", body: Buffer.concat([Buffer.from('{"rep_name":"'), badUtf8, Buffer.from('"}')]), headers: { "content-type": "application/json" } });
+      const r = await h.request("/v1/calls", { method: "POST", body: new Uint8Array(Buffer.concat([Buffer.from('{"rep_name":"'), badUtf8, Buffer.from('"}')])), headers: { "content-type": "application/json" } });
       expect(r.status).toBe(400);
       expect((await r.json()).error).toBe("invalid_json");
     });
@@ -152,7 +152,7 @@ describe("HTTP input hardening (in-process)", () => {
         { name: "rep_name", value: badUtf8 },
         { name: "file", value: fs.readFileSync(fixture("jfk.wav")), filename: "jfk.wav" },
       ]);
-      const r = await h.request("/v1/uploads", { method: "POST", body, headers: { "content-type": type } });
+      const r = await h.request("/v1/uploads", { method: "POST", body: new Uint8Array(body), headers: { "content-type": type } });
       expect(r.status).toBe(400);
       expect(await r.json()).toMatchObject({ error: "invalid_json", message: expect.stringContaining("rep_name") });
       expect(await calls()).toBe(0);
@@ -164,7 +164,7 @@ describe("HTTP input hardening (in-process)", () => {
         { name: "rep_name", value: Buffer.from("Zoë Ångström 山田") },
         { name: "file", value: fs.readFileSync(fixture("jfk.wav")), filename: "jfk.wav" },
       ]);
-      const r = await h.request("/v1/uploads", { method: "POST", body, headers: { "content-type": type } });
+      const r = await h.request("/v1/uploads", { method: "POST", body: new Uint8Array(body), headers: { "content-type": type } });
       expect(r.status).toBe(201);
       const row = await h.s.store.db.selectFrom("calls").select("rep_name").executeTakeFirstOrThrow();
       expect(row.rep_name).toBe("Zoë Ångström 山田");
@@ -176,12 +176,12 @@ describe("HTTP input hardening (in-process)", () => {
       ["application/json", (t: Buffer) => Buffer.concat([Buffer.from('{"segments":[{"speaker":"Anna","t_start":0,"t_end":2,"text":"'), t, Buffer.from('"}]}')])],
     ])("a %s transcript import, with nothing stored", async (type, make) => {
       const created = await (await h.postJson("/v1/calls", { external_call_id: `u-${type}` })).json();
-      const r = await h.request(`/v1/calls/${created.call_id}/transcript?rep_speaker=Anna`, { method: "POST", body: make(badUtf8), headers: { "content-type": type } });
+      const r = await h.request(`/v1/calls/${created.call_id}/transcript?rep_speaker=Anna`, { method: "POST", body: new Uint8Array(make(badUtf8)), headers: { "content-type": type } });
       expect(r.status).toBe(400);
       expect((await r.json()).error).toBe("invalid_json");
       expect(await h.s.store.db.selectFrom("transcripts").select("id").execute()).toEqual([]);
       // The same document with valid text is accepted: the refusal is about the bytes only.
-      const ok = await h.request(`/v1/calls/${created.call_id}/transcript?rep_speaker=Anna`, { method: "POST", body: make(Buffer.from("Grüße")), headers: { "content-type": type } });
+      const ok = await h.request(`/v1/calls/${created.call_id}/transcript?rep_speaker=Anna`, { method: "POST", body: new Uint8Array(make(Buffer.from("Grüße"))), headers: { "content-type": type } });
       expect(ok.status).toBe(202);
     });
   });
