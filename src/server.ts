@@ -36,6 +36,8 @@ export async function listen(
       // Uploads are size-checked while streaming; this only bounds what Bun will accept at all.
       maxRequestBodySize: opts.maxBodyBytes ?? 1024 * 1024 * 1024,
       idleTimeout: 120,
+      // The app answers its own errors; this only catches what escapes it, in the same JSON shape.
+      error: () => Response.json(new AppError("internal_error", "unexpected server error; safe to retry with backoff").toBody(), { status: 500 }),
     });
     return {
       port: server.port ?? opts.port,
