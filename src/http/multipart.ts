@@ -24,13 +24,6 @@ const MAX_FIELD_BYTES = 16 * 1024;
 /** After a refusal, at most this much of the rest of the body is read and dropped before the answer. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
 
-/**
- * Reads a multipart/form-data request as a stream: the `file` part flows
- * straight into the content-addressed audio store (hashed, sniffed, size-capped,
- * never whole in memory); text parts are small and kept. Parts other than
- * `file` that carry files are drained and ignored. On any failure the stored
- * file (if unused) is removed, so a rejected request leaves nothing behind.
- */
 /** Text parts must be UTF-8, as JSON bodies must (400 invalid_json, the JSON routes' code). */
 export function assertUtf8Fields(upload: ReceivedUpload): void {
   if (upload.notUtf8.length > 0) {
@@ -38,6 +31,13 @@ export function assertUtf8Fields(upload: ReceivedUpload): void {
   }
 }
 
+/**
+ * Reads a multipart/form-data request as a stream: the `file` part flows
+ * straight into the content-addressed audio store (hashed, sniffed, size-capped,
+ * never whole in memory); text parts are small and kept. Parts other than
+ * `file` that carry files are drained and ignored. On any failure the stored
+ * file (if unused) is removed, so a rejected request leaves nothing behind.
+ */
 export async function receiveAudioUpload(c: Context, services: Services): Promise<ReceivedUpload> {
   const ct = c.req.header("content-type");
   if (!ct || !/^multipart\/form-data/i.test(ct.trim())) {
