@@ -61,12 +61,13 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     },
     responses: {
       202: { description: "Transcript stored, analysis queued", content: { "application/json": { schema: ImportedSchema } } },
+      400: { description: "`invalid_json`: invalid UTF-8 in any format, or unparseable JSON; `bad_request`: the body was cut off", content: { "application/json": { schema: ErrorSchema } } },
       401: { description: "Missing or invalid API key", content: { "application/json": { schema: ErrorSchema } } },
       403: { description: "Key lacks calls:write", content: { "application/json": { schema: ErrorSchema } } },
       404: { description: "No such call for this company", content: { "application/json": { schema: ErrorSchema } } },
       409: { description: "`conflict`: the call is being transcribed or analysed right now", content: { "application/json": { schema: ErrorSchema } } },
       413: { description: "Body too large (JSON 1 MiB, VTT/SRT 5 MiB)", content: { "application/json": { schema: ErrorSchema } } },
-      422: { description: "`validation_failed` (bad timestamps, end before start, cues out of order, empty text, unknown format; `errors.transcript` names each cue and line) or `empty_payload`", content: { "application/json": { schema: ErrorSchema } } },
+      422: { description: "`validation_failed` (JSON nested deeper than 32 levels or with over 10,000 keys, bad timestamps, end before start, cues out of order, empty text, unknown format; `errors.transcript` names each cue and line) or `empty_payload`", content: { "application/json": { schema: ErrorSchema } } },
     },
   });
 
