@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   empty_payload: 422,
   rate_limited: 429,
   internal_error: 500,
+  // Another process held the database's write lock longer than --db-busy-timeout-ms; sent with Retry-After.
+  database_busy: 503,
   // Not HTTP answers: raised by the CLI and at start-up.
   invalid_config: 500,
   conflict: 409,
