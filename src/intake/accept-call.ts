@@ -66,8 +66,7 @@ const groupCommits = new WeakMap<Db, GroupCommit<Submission, AcceptResult>>();
 function groupCommitOf(db: Db): GroupCommit<Submission, AcceptResult> {
   let gc = groupCommits.get(db);
   if (!gc) {
-    const pipeline = queuePipelineOf(db);
-    gc = createGroupCommit(db, (trx, s: Submission) => acceptInTx(trx, s.input, s.now, pipeline));
+    gc = createGroupCommit(db, (trx, s: Submission) => acceptInTx(trx, s.input, s.now, queuePipelineOf(db)));
     groupCommits.set(db, gc);
   }
   return gc;

@@ -11,6 +11,8 @@ export interface DownloadOptions {
   connectTimeoutMs: number;
   /** For the whole download, redirects and body included. */
   totalTimeoutMs: number;
+  /** Longest wait for the next bytes of the body: a stalled server fails fast, a slow steady one does not. */
+  idleTimeoutMs?: number;
   signal?: AbortSignal;
 }
 
@@ -70,7 +72,7 @@ async function storeBody(body: ReadableStream<Uint8Array>, opts: DownloadOptions
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
-        chunk = await reader.read();
+        chunk = await readWithin(reader, opts.idleTimeoutMs);
       } catch (e) {
         streamError = e;
         throw e;
@@ -84,10 +86,20 @@ async function storeBody(body: ReadableStream<Uint8Array>, opts: DownloadOptions
   } catch (e) {
     await reader.cancel().catch(() => undefined);
     if (total.aborted) throw fail(`download timed out after ${opts.totalTimeoutMs} ms`, true);
+    if (streamError instanceof IdleTimeout) throw fail(`no data for ${opts.idleTimeoutMs} ms (server stalled)`, true);
     if (streamError !== undefined) throw fail(`connection broke during download: ${describe(streamError)}`, true);
     if (isAppError(e)) throw fail(e.message, false);
     throw fail(describe(e), true);
   }
+}
+
+class IdleTimeout extends Error {}
+
+function readWithin(reader: ReadableStreamDefaultReader<Uint8Array>, idleMs: number | undefined): Promise<ReadableStreamReadResult<Uint8Array>> {
+  if (!idleMs) return reader.read();
+  let timer: NodeJS.Timeout | undefined;
+  const idle = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new IdleTimeout()), idleMs)));
+  return Promise.race([reader.read(), idle]).finally(() => clearTimeout(timer));
 }
 
 function checkUrl(raw: string): URL {

@@ -25,6 +25,8 @@ import { isoNow } from "../time.js";
 import { downloadRecording } from "./download.js";
 import { StageError, type Analyzer, type Transcript } from "./ports.js";
 import { selectPipeline, type PipelineParts } from "./select.js";
+import type { CpuHold, Slots } from "./slots.js";
+import { claimablePipelines } from "../queue/job-pipeline.js";
 import { applyTransition } from "./transitions.js";
 
 /**
@@ -42,6 +44,9 @@ export interface WorkerContext {
   leaseMs: number;
   /** Aborted on shutdown: the job is handed back at its next checkpoint. */
   signal?: AbortSignal;
+  /** In a pool: the worker's CPU slot, given up while the job waits on a download slot and the network. */
+  cpu?: CpuHold;
+  downloads?: Slots;
 }
 
 export type JobResult = "completed" | "retry" | "failed" | "lost" | "released";
@@ -86,8 +91,19 @@ export async function runOnce(services: Services, opts: { parts?: PipelineParts;
   const ctx = workerContext(services, opts);
   const db = services.store.db;
   await reclaimExpiredJobs(db, services.clock.now());
-  const job = await claimJob(db, { workerId: ctx.workerId, leaseMs: ctx.leaseMs, now: services.clock.now() });
+  const job = await claimJob(db, claimInput(ctx, services.clock.now()));
   return job ? processJob(ctx, job) : null;
+}
+
+/** What a worker of this context may claim: jobs of its pipeline (or needing only an analyzer), within the company cap. */
+export function claimInput(ctx: WorkerContext, now: Date) {
+  return {
+    workerId: ctx.workerId,
+    leaseMs: ctx.leaseMs,
+    now,
+    pipelines: claimablePipelines(ctx.parts.mode),
+    companyMaxInflight: ctx.services.config.companyMaxInflight,
+  };
 }
 
 /** Never throws: every outcome is recorded on the job (and the call when final). */
@@ -253,13 +269,17 @@ async function acquireAudio(
   const fetchAgain = !call.audio_sha256 || (await lastQueuedReason(ctx.services.store.db, call.id)) === "reprocess";
   if (call.recording_url && fetchAgain) {
     await progress("download", null);
-    const stored = await downloadRecording(call.recording_url, {
-      dataDir: config.dataDir,
-      maxBytes: config.maxUploadMb * 1024 * 1024,
-      connectTimeoutMs: config.downloadConnectTimeoutMs,
-      totalTimeoutMs: config.downloadTimeoutMs,
-      signal: ctx.signal,
-    });
+    const url = call.recording_url;
+    const stored = await offCpu(ctx, () =>
+      downloadRecording(url, {
+        dataDir: config.dataDir,
+        maxBytes: config.maxUploadMb * 1024 * 1024,
+        connectTimeoutMs: config.downloadConnectTimeoutMs,
+        idleTimeoutMs: config.downloadIdleTimeoutMs,
+        totalTimeoutMs: config.downloadTimeoutMs,
+        signal: ctx.signal,
+      }),
+    );
     await ctx.services.store.db
       .updateTable("calls")
       .set({ audio_sha256: stored.sha256, audio_format: stored.format, audio_bytes: stored.bytes })
@@ -273,6 +293,27 @@ async function acquireAudio(
     return { path: p, format: call.audio_format ?? "unknown" };
   }
   return null;
+}
+
+/**
+ * Runs network-bound work in a download slot instead of the worker's CPU slot:
+ * slow or stalled recording URLs then wait among themselves, and the CPU slot
+ * goes to another job meanwhile. The job takes a CPU slot again afterwards.
+ */
+async function offCpu<T>(ctx: WorkerContext, work: () => Promise<T>): Promise<T> {
+  const { cpu, downloads } = ctx;
+  if (!cpu || !downloads) return work();
+  cpu.release();
+  try {
+    await downloads.acquire(ctx.signal);
+    try {
+      return await work();
+    } finally {
+      downloads.release();
+    }
+  } finally {
+    await cpu.reacquire(ctx.signal);
+  }
 }
 
 async function lastQueuedReason(db: Services["store"]["db"], callId: number): Promise<string | null> {
