@@ -68,30 +68,30 @@ export function startWorkers(services: Services, opts: { count: number; download
       } catch {
         return;
       }
-      // A loop with nothing to claim keeps its slot while it polls: only `count` loops ever poll.
       const hold = holdSlot(cpu);
+      let pause = 0;
       try {
-        while (!stopping) {
-          let job;
-          try {
-            job = await claimJob(services.store.db, claimInput(base, services.clock.now()));
-          } catch (e) {
-            log.warn("claim failed", { worker: base.workerId, error: (e as Error).message });
-            await sleep(IDLE_POLL_MAX_MS);
-            continue;
-          }
-          if (!job) {
-            await sleep(idle);
-            idle = Math.min(IDLE_POLL_MAX_MS, idle * 2);
-            continue;
-          }
-          idle = IDLE_POLL_MIN_MS;
-          const outcome = await processJob({ ...base, cpu: hold, downloads }, job);
-          log.debug("job done", { ...outcome });
-          break;
+        if (stopping) return;
+        let job;
+        try {
+          job = await claimJob(services.store.db, claimInput(base, services.clock.now()));
+        } catch (e) {
+          log.warn("claim failed", { worker: base.workerId, error: (e as Error).message });
+          pause = IDLE_POLL_MAX_MS;
+          continue;
         }
+        if (!job) {
+          pause = idle;
+          idle = Math.min(IDLE_POLL_MAX_MS, idle * 2);
+          continue;
+        }
+        idle = IDLE_POLL_MIN_MS;
+        const outcome = await processJob({ ...base, cpu: hold, downloads }, job);
+        log.debug("job done", { ...outcome });
       } finally {
+        // Never sleep on a slot: a job back from its download may be waiting for it.
         hold.release();
+        if (pause > 0) await sleep(pause);
       }
     }
   }
