@@ -34,6 +34,7 @@ export function startWorkers(services: Services, opts: { count: number; download
   const leaseMs = services.config.jobLeaseSeconds * 1000;
   const log = services.logger;
   const shutdown = new AbortController();
+  const stopDownloads = new AbortController();
   let stopping = false;
   const wakers = new Set<() => void>();
   const cpu = new Slots(opts.count);
@@ -86,7 +87,7 @@ export function startWorkers(services: Services, opts: { count: number; download
           continue;
         }
         idle = IDLE_POLL_MIN_MS;
-        const outcome = await processJob({ ...base, cpu: hold, downloads }, job);
+        const outcome = await processJob({ ...base, cpu: hold, downloads, stopDownloads: stopDownloads.signal }, job);
         log.debug("job done", { ...outcome });
       } finally {
         // Never sleep on a slot: a job back from its download may be waiting for it.
@@ -109,6 +110,8 @@ export function startWorkers(services: Services, opts: { count: number; download
     stop(graceMs = 10_000) {
       stopped ??= (async () => {
         stopping = true;
+        // Downloads are not waited for: they may hang until their timeouts, and their jobs lose nothing by being handed back.
+        stopDownloads.abort();
         unsubscribe?.();
         if (reclaimTimer) clearInterval(reclaimTimer);
         for (const w of [...wakers]) w();

@@ -47,6 +47,8 @@ export interface WorkerContext {
   /** In a pool: the worker's CPU slot, given up while the job waits on a download slot and the network. */
   cpu?: CpuHold;
   downloads?: Slots;
+  /** Aborted as soon as the pool stops: a download is abandoned at once and its job handed back (fetching again later loses nothing). */
+  stopDownloads?: AbortSignal;
 }
 
 export type JobResult = "completed" | "retry" | "failed" | "lost" | "released";
@@ -270,14 +272,14 @@ async function acquireAudio(
   if (call.recording_url && fetchAgain) {
     await progress("download", null);
     const url = call.recording_url;
-    const stored = await offCpu(ctx, () =>
+    const stored = await offCpu(ctx, (signal) =>
       downloadRecording(url, {
         dataDir: config.dataDir,
         maxBytes: config.maxUploadMb * 1024 * 1024,
         connectTimeoutMs: config.downloadConnectTimeoutMs,
         idleTimeoutMs: config.downloadIdleTimeoutMs,
         totalTimeoutMs: config.downloadTimeoutMs,
-        signal: ctx.signal,
+        signal,
       }),
     );
     await ctx.services.store.db
@@ -300,20 +302,27 @@ async function acquireAudio(
  * slow or stalled recording URLs then wait among themselves, and the CPU slot
  * goes to another job meanwhile. The job takes a CPU slot again afterwards.
  */
-async function offCpu<T>(ctx: WorkerContext, work: () => Promise<T>): Promise<T> {
-  const { cpu, downloads } = ctx;
-  if (!cpu || !downloads) return work();
+async function offCpu<T>(ctx: WorkerContext, work: (signal?: AbortSignal) => Promise<T>): Promise<T> {
+  const { cpu, downloads, stopDownloads } = ctx;
+  if (!cpu || !downloads) return work(ctx.signal);
+  const signal = stopDownloads && ctx.signal ? AbortSignal.any([ctx.signal, stopDownloads]) : (stopDownloads ?? ctx.signal);
   cpu.release();
   try {
-    await downloads.acquire(ctx.signal);
+    await downloads.acquire(signal);
+    let result: T;
     try {
-      return await work();
+      result = await work(signal);
     } finally {
       downloads.release();
     }
-  } finally {
-    await cpu.reacquire(ctx.signal);
+    if (!stopDownloads?.aborted) {
+      await cpu.reacquire(ctx.signal);
+      return result;
+    }
+  } catch (e) {
+    if (!stopDownloads?.aborted) throw e;
   }
+  throw new Released();
 }
 
 async function lastQueuedReason(db: Services["store"]["db"], callId: number): Promise<string | null> {

@@ -110,4 +110,17 @@ describe("fairness between companies", () => {
     const jobsA = await running.services.store.db.selectFrom("jobs").select(["status", "stage", "attempts"]).where("call_id", "in", a).execute();
     expect(jobsA.filter((j) => j.status === "running").map((j) => [j.stage, j.attempts])).toEqual(Array(cfg.companyMaxInflight).fill(["download", 1]));
   });
+
+  it("stopping the workers abandons stalled downloads at once and hands their jobs back uncharged", async () => {
+    const cfg = running.services.config;
+    const keyA = await companyKey("A");
+    const a: number[] = [];
+    for (let i = 0; i < 3; i++) a.push(await submit(keyA, { external_call_id: `a-${i}`, recording_url: `${stalled.url}/rec-${i}.wav` }));
+    await until("A's downloads start", () => stalled.open() === cfg.companyMaxInflight);
+
+    // A grace far beyond the test's own timeout: stop() must not wait for the hanging downloads.
+    await running.workers.stop(3_600_000);
+    const jobs = await running.services.store.db.selectFrom("jobs").select(["status", "attempts", "locked_by"]).where("call_id", "in", a).execute();
+    expect(jobs).toEqual(a.map(() => ({ status: "queued", attempts: 0, locked_by: null })));
+  });
 });
