@@ -22,6 +22,8 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   headers_too_large: 431,
   internal_error: 500,
+  // Another process held the database's write lock longer than --db-busy-timeout-ms; sent with Retry-After.
+  database_busy: 503,
   // Not HTTP answers: raised by the CLI and at start-up.
   invalid_config: 500,
   conflict: 409,

@@ -3,6 +3,7 @@ import { createLogger, type Logger } from "./logger.js";
 import { DownloadPolicy } from "./pipeline/download-policy.js";
 import { chooseAnalyzer, type AnalyzerChoice } from "./pipeline/analyzers/factory.js";
 import { resolvePipelineMode, type ActivePipeline } from "./pipeline/mode.js";
+import { setQueuePipeline } from "./queue/job-pipeline.js";
 import { openStore, type Store } from "./store/open.js";
 import { systemClock, type Clock } from "./time.js";
 
@@ -24,14 +25,17 @@ export interface Services {
 }
 
 export async function createServices(config: Config, opts: { logger?: Logger; clock?: Clock } = {}): Promise<Services> {
-  const store = await openStore(config.dataDir);
+  const store = await openStore(config.dataDir, { busyTimeoutMs: config.dbBusyTimeoutMs, synchronous: config.dbSynchronous });
   const logger = opts.logger ?? createLogger(config.logLevel);
+  const pipeline = resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel);
+  // Jobs this process queues ask for its pipeline (queue/job-pipeline.ts).
+  setQueuePipeline(store.db, pipeline);
   return {
     config,
     store,
     logger,
     clock: opts.clock ?? systemClock,
-    pipeline: resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel),
+    pipeline,
     analyzer: await chooseAnalyzer(config),
     downloadPolicy: new DownloadPolicy(config.downloadAllow, config.downloadDeny),
     close: () => store.close(),

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { AppError } from "../errors.js";
+import { AppError, isAppError } from "../errors.js";
 import { getCompany } from "../store/companies.js";
 import type { DbOrTx } from "../store/db.js";
 import { findApiKeyByPublicId, insertApiKey, listApiKeys, revokeApiKey, touchApiKey } from "../store/api-keys.js";
@@ -93,9 +93,12 @@ export async function authenticateApiKey(db: DbOrTx, presented: string | undefin
   if (!safeEqualHex(hashSecret(parsed.secret), row.secret_hash)) return { ok: false, reason: "wrong_secret" };
   if (row.revoked_at) return { ok: false, reason: "revoked" };
   if (row.expires_at && Date.parse(row.expires_at) <= now.getTime()) return { ok: false, reason: "expired" };
-  // Record use at most once a minute: a write per request would cap throughput for no gain.
+  // Record use at most once a minute: a write per request would cap throughput for no gain. A database locked
+  // by another process (database_busy) must not fail the request for the sake of this note.
   if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > 60_000) {
-    await touchApiKey(db, row.id, now.toISOString());
+    await touchApiKey(db, row.id, now.toISOString()).catch((e: unknown) => {
+      if (!isAppError(e) || e.code !== "database_busy") throw e;
+    });
   }
   return { ok: true, key: { id: row.id, ...toApiKeyView(row) } };
 }

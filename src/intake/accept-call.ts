@@ -7,6 +7,7 @@ import type { CallRow } from "../store/schema.js";
 import { recordEvent } from "../events/outbox.js";
 import { insertFirstJob } from "../queue/add-job.js";
 import { signalJobsAdded } from "../queue/jobs-added.js";
+import { queuePipelineOf, type JobPipeline } from "../queue/job-pipeline.js";
 import type { Transcript } from "../pipeline/ports.js";
 import { insertTranscript } from "../store/transcripts.js";
 import { isoNow } from "../time.js";
@@ -60,12 +61,13 @@ interface Submission {
   now: Date;
 }
 
+
 const groupCommits = new WeakMap<Db, GroupCommit<Submission, AcceptResult>>();
 
 function groupCommitOf(db: Db): GroupCommit<Submission, AcceptResult> {
   let gc = groupCommits.get(db);
   if (!gc) {
-    gc = createGroupCommit(db, (trx, s: Submission) => acceptInTx(trx, s.input, s.now));
+    gc = createGroupCommit(db, (trx, s: Submission) => acceptInTx(trx, s.input, s.now, queuePipelineOf(db)));
     groupCommits.set(db, gc);
   }
   return gc;
@@ -92,7 +94,8 @@ export function acceptBatches(db: Db): number {
 }
 
 /** The writes of one acceptance, inside the caller's transaction. */
-export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date): Promise<AcceptResult> {
+/** `pipeline`: the one the accepting process runs; a call arriving with its transcript needs only an analyzer. */
+export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date, pipeline: JobPipeline = "any"): Promise<AcceptResult> {
   const f = input.fields;
   const ts = isoNow(now);
   const metadata = f.metadata ?? {};
@@ -133,7 +136,7 @@ export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date): Promis
   }
   await trx.executeQuery(CompiledQuery.raw(INSERT_FIRST_HISTORY, [inserted.id, ts]));
   if (input.transcript) await insertTranscript(trx, { callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
-  await insertFirstJob(trx, { callId: inserted.id, priority }, now);
+  await insertFirstJob(trx, { callId: inserted.id, priority, pipeline: input.transcript ? "any" : pipeline }, now);
   await recordEvent(trx, inserted, "call.received", {}, now);
   return { call: inserted, duplicate: false };
 }

@@ -16,6 +16,8 @@ export interface DownloadOptions {
   totalTimeoutMs: number;
   /** Where the download may connect; default: the built-in denies only. */
   policy?: DownloadPolicy;
+  /** Longest wait for the next bytes of the body: a stalled server fails fast, a slow steady one does not. */
+  idleTimeoutMs?: number;
   signal?: AbortSignal;
 }
 
@@ -123,11 +125,17 @@ async function storeBody(res: PinnedResponse, opts: DownloadOptions, total: Abor
   // Transport errors while streaming are retryable; the store's own verdicts (size, type) are not.
   let streamError: unknown;
   async function* guarded(): AsyncIterable<Uint8Array> {
-    try {
-      for await (const chunk of res.body) yield chunk;
-    } catch (e) {
-      streamError = e;
-      throw e;
+    const it = res.body[Symbol.asyncIterator]();
+    for (;;) {
+      let chunk: IteratorResult<Uint8Array>;
+      try {
+        chunk = await nextWithin(it, opts.idleTimeoutMs);
+      } catch (e) {
+        streamError = e;
+        throw e;
+      }
+      if (chunk.done) return;
+      yield chunk.value;
     }
   }
   try {
@@ -135,12 +143,22 @@ async function storeBody(res: PinnedResponse, opts: DownloadOptions, total: Abor
   } catch (e) {
     res.destroy();
     if (total.aborted) throw timeoutError(opts);
+    if (streamError instanceof IdleTimeout) throw fail(`no data for ${opts.idleTimeoutMs} ms (server stalled)`, true, "timed out");
     if (streamError !== undefined) throw fail(`connection broke during download: ${describe(streamError)}`, true, "connection broke");
     if (isAppError(e)) throw fail(e.message, false, storeDetail(e.message));
     throw fail(describe(e), true, "could not store");
   } finally {
     res.destroy();
   }
+}
+
+class IdleTimeout extends Error {}
+
+function nextWithin(it: AsyncIterator<Uint8Array>, idleMs: number | undefined): Promise<IteratorResult<Uint8Array>> {
+  if (!idleMs) return it.next();
+  let timer: NodeJS.Timeout | undefined;
+  const idle = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new IdleTimeout()), idleMs)));
+  return Promise.race([it.next(), idle]).finally(() => clearTimeout(timer));
 }
 
 function checkUrl(raw: string): URL {

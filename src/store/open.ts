@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import { AppError } from "../errors.js";
-import { openSqlite } from "./driver.js";
+import { openSqlite, type SqliteOptions } from "./driver.js";
 import { migrateToLatest } from "./migrate.js";
 import { preparePrivateDatabase, PRIVATE_DIR_MODE, tightenMode } from "./private-files.js";
 import type { Database } from "./schema.js";
@@ -16,11 +16,11 @@ export interface Store {
 }
 
 /** Creates the data dir if needed, checks it is writable, opens the database and migrates it. */
-export async function openStore(dataDir: string): Promise<Store> {
+export async function openStore(dataDir: string, opts: SqliteOptions = {}): Promise<Store> {
   ensureWritableDir(dataDir);
   const file = path.join(dataDir, "callreview.db");
   preparePrivateDatabase(file);
-  const { db, driver } = await openSqlite(file);
+  const { db, driver } = await openSqlite(file, opts);
   try {
     const schemaVersion = await migrateToLatest(db, file);
     let closed = false;

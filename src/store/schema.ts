@@ -90,6 +90,8 @@ export interface JobsTable {
   progress: ColumnType<number | null, number | null | undefined, number | null>;
   /** download | transcribe | analyze, as the worker last wrote it (migration 006). */
   stage: ColumnType<string | null, string | null | undefined, string | null>;
+  /** placeholder | live | any: which workers may claim the job (migration 008). */
+  pipeline: ColumnType<string, string | undefined, string>;
 }
 
 /** The transactional outbox: one row per lifecycle event, written with the change that caused it. */

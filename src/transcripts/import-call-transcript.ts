@@ -46,7 +46,12 @@ export async function importCallTranscript(db: Db, input: { companyId: number; c
     } catch {
       metadata = {};
     }
-    await addJob(trx, { callId: call.id, priority: priorityOf(metadata) }, now);
+    // The words are here: any worker can analyse them.
+    const { job, added } = await addJob(trx, { callId: call.id, priority: priorityOf(metadata), pipeline: "any" }, now);
+    if (!added && job.status === "queued" && job.pipeline !== "any") {
+      // The waiting job no longer needs a transcriber: let any worker take it.
+      await trx.updateTable("jobs").set({ pipeline: "any", updated_at: isoNow(now) }).where("id", "=", job.id).where("status", "=", "queued").execute();
+    }
     return { call: current, transcript, requeued };
   });
 }

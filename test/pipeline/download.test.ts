@@ -88,6 +88,12 @@ describe("recording_url download", () => {
     expect(e.detail).toBe("timed out");
   });
 
+  it("a body that stalls hits the idle timeout long before the total one, retryable", async () => {
+    const e = await failure(`${server.url}/slow-body`, { idleTimeoutMs: 200, totalTimeoutMs: 600_000 });
+    expect(e.message).toMatch(/no data for 200 ms \(server stalled\)/);
+    expect(e.retryable).toBe(true);
+  });
+
   it("an oversize body is cut off at the cap while streaming", async () => {
     const e = await failure(`${server.url}/big`, { maxBytes: 2 * 1024 * 1024 });
     expect(e.message).toMatch(/larger than the limit/);

@@ -6,6 +6,7 @@ import { m004_call_history } from "./004_call_history.js";
 import { m005_transcripts } from "./005_transcripts.js";
 import { m006_pipeline } from "./006_pipeline.js";
 import { m007_webhooks } from "./007_webhooks.js";
+import { m008_job_pipeline } from "./008_job_pipeline.js";
 import { m009_egress } from "./009_egress.js";
 
 /**
@@ -20,6 +21,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   "005_transcripts": m005_transcripts,
   "006_pipeline": m006_pipeline,
   "007_webhooks": m007_webhooks,
-  // 008 is taken by another change; the names only have to sort in the order they run.
+  "008_job_pipeline": m008_job_pipeline,
   "009_egress": m009_egress,
 };
