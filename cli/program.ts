@@ -9,6 +9,8 @@ import { keyCommand } from "./commands/key.js";
 import { serveCommand } from "./commands/serve.js";
 import { submitCommand } from "./commands/submit.js";
 import { callsCommand } from "./commands/calls.js";
+import { callsEraseCommand } from "./commands/calls-erase.js";
+import { auditCommand } from "./commands/audit.js";
 import { reportCommand } from "./commands/report.js";
 import { webhookCommand } from "./commands/webhook.js";
 import type { CliContext } from "./context.js";
@@ -33,6 +35,8 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   modelsCommand(program, ctx);
   submitCommand(program, ctx);
   callsCommand(program, ctx);
+  callsEraseCommand(program, ctx);
+  auditCommand(program, ctx);
   reportCommand(program, ctx);
   webhookCommand(program, ctx);
   deliveriesCommand(program, ctx);

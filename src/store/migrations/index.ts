@@ -6,6 +6,7 @@ import { m004_call_history } from "./004_call_history.js";
 import { m005_transcripts } from "./005_transcripts.js";
 import { m006_pipeline } from "./006_pipeline.js";
 import { m007_webhooks } from "./007_webhooks.js";
+import { m010_lifecycle } from "./010_lifecycle.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "005_transcripts": m005_transcripts,
   "006_pipeline": m006_pipeline,
   "007_webhooks": m007_webhooks,
+  "010_lifecycle": m010_lifecycle,
 };
