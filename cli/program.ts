@@ -11,6 +11,7 @@ import { submitCommand } from "./commands/submit.js";
 import { callsCommand } from "./commands/calls.js";
 import { callsEraseCommand } from "./commands/calls-erase.js";
 import { auditCommand } from "./commands/audit.js";
+import { backupCommand } from "./commands/backup.js";
 import { reportCommand } from "./commands/report.js";
 import { webhookCommand } from "./commands/webhook.js";
 import type { CliContext } from "./context.js";
@@ -37,6 +38,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   callsCommand(program, ctx);
   callsEraseCommand(program, ctx);
   auditCommand(program, ctx);
+  backupCommand(program, ctx);
   reportCommand(program, ctx);
   webhookCommand(program, ctx);
   deliveriesCommand(program, ctx);
