@@ -12,6 +12,7 @@ import { callsCommand } from "./commands/calls.js";
 import { callsEraseCommand } from "./commands/calls-erase.js";
 import { auditCommand } from "./commands/audit.js";
 import { backupCommand } from "./commands/backup.js";
+import { retentionCommand } from "./commands/retention.js";
 import { reportCommand } from "./commands/report.js";
 import { webhookCommand } from "./commands/webhook.js";
 import type { CliContext } from "./context.js";
@@ -39,6 +40,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   callsEraseCommand(program, ctx);
   auditCommand(program, ctx);
   backupCommand(program, ctx);
+  retentionCommand(program, ctx);
   reportCommand(program, ctx);
   webhookCommand(program, ctx);
   deliveriesCommand(program, ctx);

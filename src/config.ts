@@ -42,6 +42,8 @@ export interface Config {
   downloadTimeoutMs: number;
   /** First retry delay of a failed job attempt; doubles per attempt. */
   retryBaseMs: number;
+  /** How often `serve` applies retention policies, seconds; 0 = never (docs/lifecycle.md). */
+  retentionIntervalSeconds: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -114,6 +116,7 @@ export const SETTINGS = [
   def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
   def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),
   def({ key: "downloadTimeoutMs", flag: "--download-timeout-ms", env: "CALLREVIEW_DOWNLOAD_TIMEOUT_MS", default: 600_000, parse: int(1, 86_400_000), doc: "recording_url: time allowed for the whole download, ms." }),
+  def({ key: "retentionIntervalSeconds", flag: "--retention-interval", env: "CALLREVIEW_RETENTION_INTERVAL", default: 600, parse: int(0, 86_400), doc: "Seconds between retention sweeps inside serve (0 = off)." }),
   def({ key: "retryBaseMs", flag: "--retry-base-ms", env: "CALLREVIEW_RETRY_BASE_MS", default: 5_000, parse: int(0, 3_600_000), doc: "First retry delay of a failed pipeline attempt, ms (doubles per attempt, capped at 10 min)." }),
 ] as const;
 

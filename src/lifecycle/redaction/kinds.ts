@@ -20,7 +20,7 @@ export function parseRedactKinds(input: string): RedactionKind[] {
 }
 
 /** The company's choice, or the default (cards) when it never made one. */
-export function redactionOf(settings: { redact?: unknown }): RedactionKind[] {
+export function redactionOf(settings: Record<string, unknown>): RedactionKind[] {
   if (!Array.isArray(settings.redact)) return [...DEFAULT_REDACTION];
   return REDACTION_KINDS.filter((k) => (settings.redact as unknown[]).includes(k));
 }

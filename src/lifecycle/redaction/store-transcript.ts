@@ -16,7 +16,7 @@ export async function storeTranscript(
   input: { companyId: number; callId: number; source: TranscriptSource; transcript: Transcript; createdAt: string },
 ): Promise<{ row: TranscriptRow; transcript: Transcript }> {
   const company = await trx.selectFrom("companies").select("settings").where("id", "=", input.companyId).executeTakeFirst();
-  const settings = company ? (JSON.parse(company.settings) as { redact?: unknown }) : {};
+  const settings = company ? (JSON.parse(company.settings) as Record<string, unknown>) : {};
   const transcript = redactTranscript(input.transcript, redactionOf(settings));
   const row = await insertTranscript(trx, { callId: input.callId, source: input.source, transcript, createdAt: input.createdAt });
   return { row, transcript };

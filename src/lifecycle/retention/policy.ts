@@ -18,7 +18,7 @@ export function parseRetentionDays(value: string, flag: string): number | null {
   return Number(v);
 }
 
-export function retentionOf(settings: { retention?: unknown }): RetentionPolicy {
+export function retentionOf(settings: Record<string, unknown>): RetentionPolicy {
   const r = (settings.retention ?? {}) as Partial<Record<keyof RetentionPolicy, unknown>>;
   const days = (x: unknown) => (typeof x === "number" && Number.isInteger(x) && x > 0 ? x : null);
   return { audio_days: days(r.audio_days), transcripts_days: days(r.transcripts_days), calls_days: days(r.calls_days) };
