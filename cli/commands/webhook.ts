@@ -29,7 +29,7 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
     .description("Register an endpoint; its signing secret is printed once and cannot be shown again")
     .requiredOption("--company <id>", "company whose events the endpoint receives")
     .requiredOption("--url <url>", "http:// or https:// URL that receives POSTs")
-    .option("--events <list>", "comma-separated event types (default: all nine)")
+    .option("--events <list>", "comma-separated event types (default: all)")
     .option("--json", "print the endpoint (with its secret) as JSON")
     .action(async (opts: { company: string; url: string; events?: string; json?: boolean }, cmd: Command) => {
       const companyId = parseId(opts.company, "--company");
