@@ -58,6 +58,7 @@ export function findSensitiveSpans(text: string, kinds: readonly RedactionKind[]
         continue;
       }
     }
+    if (looksLikeAmount(text, run)) continue;
     const kind = classify(run, before(run, 80), on);
     if (kind) spans.push({ start: run.start, end: run.end, token: kind });
   }
@@ -100,6 +101,14 @@ function cardWindows(run: DigitRun): SensitiveSpan[] {
     } else i++;
   }
   return out;
+}
+
+/** "$1,000,000,000", "1,200,000 dollars", "2,500,000 a year": money, not an identifier. */
+function looksLikeAmount(text: string, run: DigitRun): boolean {
+  const written = text.slice(run.start, run.end);
+  if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(written)) return true;
+  if (/[$€£]\s*$/.test(text.slice(Math.max(0, run.start - 2), run.start))) return true;
+  return /^\s*(dollars?|euros?|pounds?|bucks|percent|%|k\b|million|billion|thousand)/i.test(text.slice(run.end, run.end + 12));
 }
 
 function overlaps(spans: SensitiveSpan[], start: number, end: number): boolean {

@@ -92,11 +92,12 @@ export function digitRuns(text: string, tokens: Token[] = tokenize(text)): Digit
     if (word in TENS) {
       // "forty one" / "forty-one" is 41; "forty" alone is 40.
       const a = tokens[i + 1];
-      const b = a && a.text === "-" ? tokens[i + 2] : a;
+      const j = a && a.text === "-" ? i + 2 : i + 1;
+      const b = tokens[j];
       const unit = b ? UNITS[b.text.toLowerCase()] : undefined;
       if (b && unit && unit !== "0" && b.text.toLowerCase() !== "o" && b.text.toLowerCase() !== "oh") {
         pieces.push({ start: t.start, end: b.end, digits: TENS[word] + unit });
-        i = tokens.indexOf(b);
+        i = j;
       } else pieces.push({ start: t.start, end: t.end, digits: TENS[word] + "0" });
       continue;
     }
