@@ -53,6 +53,7 @@ export function companyCommand(program: Command, ctx: CliContext): void {
     .option("--trackers <file>", "JSON file of phrase trackers overriding the built-in ones (docs/analyzers.md)")
     .option("--clear-trackers", "go back to the built-in trackers")
     .option("--redact <kinds>", "redact from transcripts before storing: none or card,ssn,account,email,phone (default card; docs/lifecycle.md)")
+    .option("--redact-audio <on|off>", "also silence, in stored audio, the transcript segments that held redacted numbers")
     .option("--retain-audio-days <n>", "delete audio files older than n days (0/off: keep)")
     .option("--retain-transcripts-days <n>", "delete transcripts older than n days; call and report stay (0/off: keep)")
     .option("--retain-calls-days <n>", "erase whole calls older than n days (0/off: keep)")
@@ -78,7 +79,7 @@ export function companyCommand(program: Command, ctx: CliContext): void {
         const withLifecycle = lifecycle(settings ?? current.settings);
         if (withLifecycle) {
           settings = withLifecycle;
-          await audit(s.store.db, CLI_ACTOR, "company.update", { companyId: id, detail: { redact: (settings.redact as string[] | undefined) ?? null, retention: JSON.stringify(settings.retention ?? null) } }, s.clock.now());
+          await audit(s.store.db, CLI_ACTOR, "company.update", { companyId: id, detail: { redact: (settings.redact as string[] | undefined) ?? null, redact_audio: settings.redact_audio === true, retention: JSON.stringify(settings.retention ?? null) } }, s.clock.now());
         }
         return (await updateCompany(s.store.db, id, { name: opts.name?.trim(), low_score_threshold: threshold, settings }))!;
       });

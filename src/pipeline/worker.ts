@@ -21,6 +21,7 @@ import type { Tx } from "../store/db.js";
 import { insertReport } from "../store/reports.js";
 import type { CallRow, JobRow } from "../store/schema.js";
 import { storeTranscript } from "../lifecycle/redaction/store-transcript.js";
+import { redactsAudio, silenceRedactedAudio } from "../lifecycle/redaction/silence-audio.js";
 import { latestTranscriptRow, toTranscript } from "../store/transcripts.js";
 import { isoNow } from "../time.js";
 import { downloadRecording } from "./download.js";
@@ -209,6 +210,8 @@ async function runStages(ctx: WorkerContext, job: JobRow, isLost: () => boolean)
     }
   }
 
+  // The recording is not read again after transcription: redacted spans can be silenced now (company opt-in).
+  if (transcript && redactsAudio(company.settings)) await silenceRedactedAudio(services, job.call_id, transcript);
   checkpoint();
   if (!analyzeMarked) await progress("analyze", null);
   const raw = await analyzer.analyze({ call, company, transcript, signal: ctx.signal });
