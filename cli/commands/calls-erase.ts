@@ -21,6 +21,7 @@ export function callsEraseCommand(program: Command, ctx: CliContext): void {
       const r = await withServices(cmd, ctx, (s) => eraseCall(s, { callId: id, actor: CLI_ACTOR }));
       if (opts.json) printJson(ctx.io, { ...r, deleted: true });
       else ctx.io.out(`Erased call ${id} (company ${r.company_id}): ${r.rows.transcripts} transcripts, ${r.rows.reports} reports, ${r.rows.deliveries_dropped} unsent deliveries; audio ${r.audio_removed ? "removed" : "none or shared"}`);
+      if (r.log_emptied === false) ctx.io.err("Note: another process held an old read snapshot, so the database's write-ahead log still holds old pages until its next checkpoint (docs/lifecycle.md).");
     });
 
   calls

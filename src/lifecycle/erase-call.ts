@@ -14,6 +14,8 @@ export interface ErasedCall {
   rows: ErasedRows;
   /** The audio file was removed (false: none stored, or another call still uses the same bytes). */
   audio_removed: boolean;
+  /** The write-ahead log was emptied (false: another process held an old snapshot; null: left to the caller, e.g. a purge). */
+  log_emptied: boolean | null;
 }
 
 export type EraseDeps = Pick<Services, "store" | "config" | "clock" | "logger">;
@@ -45,9 +47,9 @@ export async function eraseCall(
     return { call, rows };
   });
   const audioRemoved = call.audio_sha256 ? await removeAudioIfUnused(deps, call.audio_sha256) : false;
-  if (input.scrub !== false) await scrub(deps);
+  const logEmptied = input.scrub !== false ? await scrub(deps) : null;
   deps.logger.info("call erased", { call_id: call.id, company_id: call.company_id, audio_removed: audioRemoved });
-  return { call_id: call.id, company_id: call.company_id, rows, audio_removed: audioRemoved };
+  return { call_id: call.id, company_id: call.company_id, rows, audio_removed: audioRemoved, log_emptied: logEmptied };
 }
 
 /** Content-addressed audio is shared by identical uploads: the file goes only with its last call. */
@@ -63,8 +65,8 @@ export async function removeAudioIfUnused(deps: EraseDeps, sha256: string): Prom
 }
 
 /** Empties the write-ahead log so the deleted content's old page images leave the disk files. */
-export async function scrub(deps: EraseDeps): Promise<void> {
-  if (!(await scrubWriteAheadLog(deps.store.db))) {
-    deps.logger.warn("write-ahead log not emptied: another process held a read snapshot; the next erasure or checkpoint empties it", {});
-  }
+export async function scrub(deps: EraseDeps): Promise<boolean> {
+  const emptied = await scrubWriteAheadLog(deps.store.db);
+  if (!emptied) deps.logger.warn("write-ahead log not emptied: another process held a read snapshot; the next erasure or checkpoint empties it", {});
+  return emptied;
 }

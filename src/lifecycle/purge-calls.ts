@@ -11,6 +11,8 @@ export interface PurgeResult {
   call_ids: number[];
   /** Calls a worker held: left alone, named so the operator can run the purge again. */
   skipped_processing: number[];
+  /** See ErasedCall.log_emptied; null for a dry run. */
+  log_emptied: boolean | null;
 }
 
 const BATCH = 100;
@@ -22,7 +24,7 @@ const BATCH = 100;
 export async function purgeCalls(deps: EraseDeps, input: { companyId: number; before: string; dryRun: boolean; actor: Actor }): Promise<PurgeResult> {
   const db = deps.store.db;
   if (!(await getCompany(db, input.companyId))) throw new AppError("not_found", `company ${input.companyId} not found`);
-  const result: PurgeResult = { company_id: input.companyId, before: input.before, dry_run: input.dryRun, call_ids: [], skipped_processing: [] };
+  const result: PurgeResult = { company_id: input.companyId, before: input.before, dry_run: input.dryRun, call_ids: [], skipped_processing: [], log_emptied: null };
   let afterId = 0;
   for (;;) {
     const ids = (
@@ -57,7 +59,7 @@ export async function purgeCalls(deps: EraseDeps, input: { companyId: number; be
       companyId: input.companyId,
       detail: { before: input.before, erased: result.call_ids.length, skipped_processing: result.skipped_processing.length },
     }, deps.clock.now());
-    await scrub(deps);
+    result.log_emptied = await scrub(deps);
   }
   return result;
 }

@@ -74,6 +74,20 @@ describe("compliance lifecycle through the executable (bun:sqlite)", () => {
       expect(actions).toContain("transcript.read");
       expect(actions).toContain("report.read");
       expect(audit.stdout).not.toContain(PHRASE);
+
+      // The CLI erases while serve keeps the database open: another process, the same guarantee.
+      const second = await fetch(`${serve.url}/api/v1/calls`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: "erase-bin-2", customer_name: PHRASE }) });
+      const secondId = (await second.json()).call_id as number;
+      expect(filesContaining(dir, PHRASE).length).toBeGreaterThan(0);
+      let erased = runBinary([...base, "calls", "delete", String(secondId), "--yes"]);
+      for (let i = 0; i < 50 && erased.code !== 0 && /being processed/.test(erased.stderr); i++) {
+        await sleep(100);
+        erased = runBinary([...base, "calls", "delete", String(secondId), "--yes"]);
+      }
+      expect(erased.stderr).toBe("");
+      expect(erased.code).toBe(0);
+      expect((await fetch(`${serve.url}/api/v1/calls/${secondId}`, { headers: auth })).status).toBe(404);
+      expect(filesContaining(dir, PHRASE)).toEqual([]);
     } finally {
       await serve?.stop();
       cleanup();

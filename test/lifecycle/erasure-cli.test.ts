@@ -27,7 +27,7 @@ describe("calls delete / calls purge / audit list (CLI)", () => {
     expect(noYes.stderr).toMatch(/without --yes/);
     const del = await run("calls", "delete", "1", "--yes", "--json");
     expect(del.stderr).toBe("");
-    expect(json(del.stdout)).toMatchObject({ call_id: 1, deleted: true, audio_removed: true, rows: { reports: 1 } });
+    expect(json(del.stdout)).toMatchObject({ call_id: 1, deleted: true, audio_removed: true, log_emptied: true, rows: { reports: 1 } });
     expect(filesContaining(dir, "Persephone Quillfeather")).toEqual([]);
     const gone = await run("calls", "show", "1");
     expect(gone.code).toBe(1);
