@@ -1,4 +1,4 @@
-import type { Tx } from "./db.js";
+import type { DbOrTx, Tx } from "./db.js";
 
 export interface ErasedRows {
   transcripts: number;
@@ -64,7 +64,7 @@ export async function deleteCallRows(
 }
 
 /** True while another call still points at this audio file (content-addressed files are shared). */
-export async function audioStillReferenced(db: Tx | import("./db.js").Db, sha256: string): Promise<boolean> {
+export async function audioStillReferenced(db: DbOrTx, sha256: string): Promise<boolean> {
   const row = await db.selectFrom("calls").select("id").where("audio_sha256", "=", sha256).limit(1).executeTakeFirst();
   return row !== undefined;
 }
