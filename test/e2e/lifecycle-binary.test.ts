@@ -1,9 +1,12 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { acceptCall } from "../../src/intake/accept-call.js";
+import { silentLogger } from "../../src/logger.js";
+import { createServices } from "../../src/services.js";
 import { ensureBinary, runBinary, startServeBinary } from "../helpers/binary.js";
 import { filesContaining } from "../helpers/data-dir.js";
-import { tempDir } from "../helpers/services.js";
+import { tempDir, testConfig } from "../helpers/services.js";
 
 const PHRASE = "periwinkle zeppelin lozenge";
 const VTT = `WEBVTT
@@ -145,6 +148,34 @@ describe("compliance lifecycle through the executable (bun:sqlite)", () => {
     } finally {
       await serve?.stop();
       await restoredServe?.stop();
+      cleanup();
+    }
+  });
+
+  it("retention: company update sets the days, doctor shows what is due, retention run erases it", async () => {
+    const { dir, cleanup } = tempDir();
+    const base = ["--data-dir", dir, "--models-dir", path.join(dir, "models")];
+    try {
+      expect(runBinary([...base, "company", "create", "Acme"]).code).toBe(0);
+      expect(runBinary([...base, "company", "update", "1", "--retain-calls-days", "30", "--retain-audio-days", "7"]).code).toBe(0);
+      const writer = await createServices(testConfig(dir), { logger: silentLogger });
+      try {
+        await acceptCall(writer.store.db, { companyId: 1, intake: "api", fields: { external_call_id: "ancient" } }, new Date(Date.now() - 90 * 86_400_000));
+        await acceptCall(writer.store.db, { companyId: 1, intake: "api", fields: { external_call_id: "fresh" } });
+      } finally {
+        await writer.close();
+      }
+      const doctor = runBinary([...base, "doctor"]);
+      expect(doctor.code).toBe(0);
+      expect(doctor.stdout).toMatch(/company 1 {2}audio 7 d \(0 due\), transcripts - d \(0 due\), calls 30 d \(1 due\)/);
+      const run = runBinary([...base, "retention", "run", "--json"]);
+      expect(run.stderr).toBe("");
+      expect(JSON.parse(run.stdout).companies[0]).toMatchObject({ company_id: 1, calls_erased: 1 });
+      const calls = JSON.parse(runBinary([...base, "calls", "list", "--json"]).stdout).map((c: { external_call_id: string }) => c.external_call_id);
+      expect(calls).toEqual(["fresh"]);
+      const audit = JSON.parse(runBinary([...base, "audit", "list", "--json"]).stdout).map((e: { action: string; actor: string }) => `${e.action}:${e.actor}`);
+      expect(audit.slice(0, 2)).toEqual(["retention.run:retention", "call.delete:retention"]);
+    } finally {
       cleanup();
     }
   });

@@ -5,6 +5,7 @@ import { audioPath, storeAudioFile } from "../../src/audio/store.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { RETENTION_ACTOR } from "../../src/lifecycle/audit.js";
 import { runRetention } from "../../src/lifecycle/retention/run-retention.js";
+import { RetentionSweeper } from "../../src/lifecycle/retention/sweeper.js";
 import { runOnce } from "../../src/pipeline/worker.js";
 import { listAuditEntries } from "../../src/store/audit-log.js";
 import { createCompany, updateCompany } from "../../src/store/companies.js";
@@ -117,5 +118,27 @@ describe("retention through the CLI", () => {
     expect(calls.map((c: { external_call_id: string }) => c.external_call_id)).toEqual(["fresh"]);
     const audit = json((await cli(["--data-dir", dir, "audit", "list", "--json"])).stdout).map((e: { action: string }) => e.action);
     expect(audit.slice(0, 2)).toEqual(["retention.run", "call.delete"]);
+  });
+});
+
+describe("the retention sweeper inside serve", () => {
+  it("applies the policies on its own and stops cleanly", async () => {
+    const s = await testServices();
+    try {
+      const acme = (await createCompany(s.store.db, { name: "Acme" })).id;
+      await updateCompany(s.store.db, acme, { settings: { retention: { calls_days: 1 } } });
+      await acceptCall(s.store.db, { companyId: acme, intake: "api", fields: { external_call_id: "old" } }, new Date(Date.now() - 3 * DAY));
+      await acceptCall(s.store.db, { companyId: acme, intake: "api", fields: { external_call_id: "new" } });
+      const sweeper = new RetentionSweeper(s, 50);
+      sweeper.start();
+      const left = async () => (await s.store.db.selectFrom("calls").select("external_call_id").execute()).map((r) => r.external_call_id);
+      for (let i = 0; i < 200 && (await left()).length > 1; i++) await new Promise((r) => setTimeout(r, 25));
+      await sweeper.stop();
+      expect(await left()).toEqual(["new"]);
+      const run = await s.store.db.selectFrom("audit_log").select(["action", "actor"]).where("action", "=", "retention.run").execute();
+      expect(run[0]).toEqual({ action: "retention.run", actor: "retention" });
+    } finally {
+      await s.dispose();
+    }
   });
 });
