@@ -76,4 +76,29 @@ describe("callreview backup / restore", () => {
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/no manifest\.json/);
   });
+
+  it("leaves nothing half-written: a damaged audio store fails the backup with an empty dir; a newer schema is refused before anything is placed", async () => {
+    await run(data, "company", "create", "Acme");
+    await run(data, "submit", fixture("jfk.wav"), "--company", "1", "--pipeline", "placeholder");
+    const backup = path.join(root, "bk");
+    expect((await run(data, "backup", backup)).code).toBe(0);
+
+    const audioDir = path.join(data, "audio");
+    const stored = (fs.readdirSync(audioDir, { recursive: true }) as string[]).map((p) => path.join(audioDir, p)).find((p) => fs.statSync(p).isFile() && /[0-9a-f]{64}$/.test(p))!;
+    fs.appendFileSync(stored, "tampered");
+    const broken = path.join(root, "bk2");
+    const r = await run(data, "backup", broken);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/does not match its content hash/);
+    expect(fs.readdirSync(broken)).toEqual([]);
+
+    const manifestFile = path.join(backup, "manifest.json");
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, "utf8"));
+    fs.writeFileSync(manifestFile, JSON.stringify({ ...manifest, schema_version: "999_future", callreview_version: "9.0.0" }));
+    const restored = path.join(root, "restored");
+    const newer = await run(restored, "restore", backup);
+    expect(newer.code).toBe(1);
+    expect(newer.stderr).toMatch(/written by a newer callreview \(9\.0\.0, schema 999_future\)/);
+    expect(fs.existsSync(path.join(restored, "callreview.db"))).toBe(false);
+  });
 });

@@ -25,6 +25,16 @@ export async function createBackup(services: Pick<Services, "store" | "config" |
   if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0) throw new AppError("conflict", `backup dir ${dir} is not empty: choose a new directory`);
   if (path.resolve(services.config.dataDir) === dir) throw new AppError("conflict", "the backup dir must not be the data dir");
   await fsp.mkdir(dir, { recursive: true });
+  try {
+    return await writeBackup(services, dir, input.actor);
+  } catch (e) {
+    // Nothing half-written: the directory was empty or new, so whatever is in it now is ours.
+    for (const name of fs.readdirSync(dir)) await fsp.rm(path.join(dir, name), { recursive: true, force: true });
+    throw e;
+  }
+}
+
+async function writeBackup(services: Pick<Services, "store" | "config" | "clock">, dir: string, actor: Actor): Promise<BackupManifest> {
   const dbFile = path.join(dir, DB_FILE);
   await snapshotInto(services.store.db, dbFile);
 
@@ -73,6 +83,6 @@ export async function createBackup(services: Pick<Services, "store" | "config" |
   const tmp = path.join(dir, `${MANIFEST_FILE}.part`);
   await fsp.writeFile(tmp, JSON.stringify(manifest, null, 2) + "\n");
   await fsp.rename(tmp, path.join(dir, MANIFEST_FILE));
-  await audit(services.store.db, input.actor, "backup.create", { detail: { calls, audio_files: audio.length } }, services.clock.now());
+  await audit(services.store.db, actor, "backup.create", { detail: { calls, audio_files: audio.length } }, services.clock.now());
   return manifest;
 }
