@@ -103,6 +103,20 @@ describe("DELETE /v1/calls/{id}", () => {
     await dispatcher.stop();
   });
 
+  it("a long transcript (stored across overflow pages) and a reprocessed call leave nothing behind either", async () => {
+    const filler = Array.from({ length: 60 }, (_, i) => `Line ${i} about rollout plans and onboarding for the team, nothing sensitive here.`).join(" ");
+    const id = await submitWithTranscript("ext-erase-long", filler);
+    expect((await h.request(`/v1/calls/${id}/reprocess`, { method: "POST" })).status).toBe(200);
+    await runOnce(h.s);
+    const row = await h.s.store.db.selectFrom("transcripts").select("segments").where("call_id", "=", id).executeTakeFirstOrThrow();
+    expect(row.segments.length).toBeGreaterThan(4096);
+    expect((await h.s.store.db.selectFrom("reports").select("id").where("call_id", "=", id).execute()).length).toBe(2);
+    expect(filesContaining(h.s.dir, PHRASE).length).toBeGreaterThan(0);
+    expect((await h.request(`/v1/calls/${id}`, { method: "DELETE", key: deleteKey })).status).toBe(204);
+    expect(filesContaining(h.s.dir, PHRASE)).toEqual([]);
+    expect(filesContaining(h.s.dir, "rollout plans and onboarding")).toEqual([]);
+  });
+
   it("delivered payloads become tombstones; unsent deliveries are dropped", async () => {
     const ep = await createWebhookEndpoint(h.s.store.db, { companyId: h.company.id, url: r.url });
     r.secrets = [ep.secret];
