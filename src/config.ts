@@ -59,6 +59,8 @@ export interface Config {
   dbSynchronous: DbSynchronous;
   /** First retry delay of a failed job attempt; doubles per attempt. */
   retryBaseMs: number;
+  /** How often `serve` applies retention policies, seconds; 0 = never (docs/lifecycle.md). */
+  retentionIntervalSeconds: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -139,6 +141,7 @@ export const SETTINGS = [
   def({ key: "companyMaxInflight", flag: "--company-max-inflight", env: "CALLREVIEW_COMPANY_MAX_INFLIGHT", default: 2, parse: int(0, 1024), doc: "Jobs of one company running at once, across all processes on the data dir (0 = no cap)." }),
   def({ key: "dbBusyTimeoutMs", flag: "--db-busy-timeout-ms", env: "CALLREVIEW_DB_BUSY_TIMEOUT_MS", default: 5_000, parse: int(0, 600_000), doc: "How long a write waits for another process's database lock before failing with 503 database_busy, ms." }),
   def({ key: "dbSynchronous", flag: "--db-synchronous", env: "CALLREVIEW_DB_SYNCHRONOUS", default: "full", parse: oneOf(DB_SYNCHRONOUS), doc: "full (an answered 201 survives a power loss) | normal (survives a process crash only; faster)." }),
+  def({ key: "retentionIntervalSeconds", flag: "--retention-interval", env: "CALLREVIEW_RETENTION_INTERVAL", default: 600, parse: int(0, 86_400), doc: "Seconds between retention sweeps inside serve (0 = off)." }),
   def({ key: "retryBaseMs", flag: "--retry-base-ms", env: "CALLREVIEW_RETRY_BASE_MS", default: 5_000, parse: int(0, 3_600_000), doc: "First retry delay of a failed pipeline attempt, ms (doubles per attempt, capped at 10 min)." }),
 ] as const;
 

@@ -6,6 +6,7 @@ import type { Logger } from "./logger.js";
 import { listen, type Listener } from "./server.js";
 import { createServices, type Services } from "./services.js";
 import { startWorkers, type WorkerPool } from "./pipeline/pool.js";
+import { RetentionSweeper } from "./lifecycle/retention/sweeper.js";
 import { openWhisperTranscriber } from "./pipeline/transcribers/whisper.js";
 import type { Clock } from "./time.js";
 
@@ -47,6 +48,8 @@ export async function startService(
   const workers = startWorkers(services, { count: config.workers });
   const dispatcher = new Dispatcher(services.store.db, services.clock, services.logger, opts.dispatcher);
   dispatcher.start();
+  const retention = new RetentionSweeper(services, config.retentionIntervalSeconds * 1000);
+  retention.start();
   let stopping: Promise<void> | undefined;
   return {
     services,
@@ -62,6 +65,7 @@ export async function startService(
         // Workers stop claiming; running jobs get a bounded time to finish, then are handed back.
         await workers.stop();
         await dispatcher.stop();
+        await retention.stop();
         await services.close();
         services.logger.info("stopped");
       })();

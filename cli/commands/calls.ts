@@ -4,6 +4,7 @@ import { toCallResource } from "../../src/calls/resource.js";
 import { callHistory } from "../../src/calls/state.js";
 import { PROCESSING_STATUSES } from "../../src/calls/state.js";
 import { AppError } from "../../src/errors.js";
+import { audit, CLI_ACTOR } from "../../src/lifecycle/audit.js";
 import { latestJobOfCall } from "../../src/queue/job-of-call.js";
 import { getCall } from "../../src/store/calls.js";
 import { parseId, withServices, type CliContext } from "../context.js";
@@ -61,6 +62,7 @@ export function callsCommand(program: Command, ctx: CliContext): void {
         const call = await getCall(s.store.db, id);
         if (!call) throw new AppError("not_found", `call ${id} not found`);
         const row = opts.transcript ? await latestTranscriptRow(s.store.db, id) : undefined;
+        if (row) await audit(s.store.db, CLI_ACTOR, "transcript.read", { companyId: call.company_id, callId: id }, s.clock.now());
         return { call, history: await callHistory(s.store.db, id), job: await latestJobOfCall(s.store.db, id), transcript: row ? toTranscript(row) : null };
       });
       const resource = { company_id: call.company_id, ...toCallResource(call) };

@@ -6,7 +6,7 @@ import { findApiKeyByPublicId, insertApiKey, listApiKeys, revokeApiKey, touchApi
 import type { ApiKeyRow } from "../store/schema.js";
 import { isoNow } from "../time.js";
 import { randomBase62 } from "./random.js";
-import { SCOPES, type Scope } from "./scopes.js";
+import { DEFAULT_SCOPES, type Scope } from "./scopes.js";
 
 /**
  * API keys: `cc_<public_id>_<secret>`, both base62. Only a SHA-256 of the secret
@@ -67,7 +67,7 @@ export async function createApiKey(
     company_id: company.id,
     name: input.name ?? null,
     secret_hash: hashSecret(secret),
-    scopes: (input.scopes ?? [...SCOPES]).join(","),
+    scopes: (input.scopes ?? [...DEFAULT_SCOPES]).join(","),
     expires_at: input.expiresAt ?? null,
     created_at: isoNow(),
   });

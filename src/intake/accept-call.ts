@@ -9,7 +9,7 @@ import { insertFirstJob } from "../queue/add-job.js";
 import { signalJobsAdded } from "../queue/jobs-added.js";
 import { queuePipelineOf, type JobPipeline } from "../queue/job-pipeline.js";
 import type { Transcript } from "../pipeline/ports.js";
-import { insertTranscript } from "../store/transcripts.js";
+import { storeTranscript } from "../lifecycle/redaction/store-transcript.js";
 import { isoNow } from "../time.js";
 
 /** The call attributes a submission can carry (spec 2.1), already validated. */
@@ -135,7 +135,7 @@ export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date, pipelin
     return { call: existing!, duplicate: true };
   }
   await trx.executeQuery(CompiledQuery.raw(INSERT_FIRST_HISTORY, [inserted.id, ts]));
-  if (input.transcript) await insertTranscript(trx, { callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
+  if (input.transcript) await storeTranscript(trx, { companyId: input.companyId, callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
   await insertFirstJob(trx, { callId: inserted.id, priority, pipeline: input.transcript ? "any" : pipeline }, now);
   await recordEvent(trx, inserted, "call.received", {}, now);
   return { call: inserted, duplicate: false };

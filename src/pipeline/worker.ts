@@ -20,7 +20,9 @@ import { getCompany, type Company } from "../store/companies.js";
 import type { Tx } from "../store/db.js";
 import { insertReport } from "../store/reports.js";
 import type { CallRow, JobRow } from "../store/schema.js";
-import { insertTranscript, latestTranscriptRow, toTranscript } from "../store/transcripts.js";
+import { storeTranscript } from "../lifecycle/redaction/store-transcript.js";
+import { redactsAudio, silenceRedactedAudio } from "../lifecycle/redaction/silence-audio.js";
+import { latestTranscriptRow, toTranscript } from "../store/transcripts.js";
 import { isoNow } from "../time.js";
 import { withoutCredentials } from "../calls/recording-url.js";
 import { downloadRecording } from "./download.js";
@@ -208,11 +210,11 @@ async function runStages(ctx: WorkerContext, job: JobRow, isLost: () => boolean)
         await progress("transcribe", 0);
         const transcriber = parts.transcriber;
         const t = await transcriber.transcribe({ call, company, audioPath: audio.path, audioFormat: audio.format, onProgress: throttled((p) => void progress("transcribe", p).catch(() => undefined)), signal: ctx.signal });
-        transcript = t;
         checkpoint();
         call = (
           await tx(async (trx) => {
-            await insertTranscript(trx, { callId: call!.id, source: "whisper", transcript: t, createdAt: isoNow(now()) });
+            // Analysis reads what was stored: the redacted words, never the raw ones.
+            transcript = (await storeTranscript(trx, { companyId: call!.company_id, callId: call!.id, source: "whisper", transcript: t, createdAt: isoNow(now()) })).transcript;
             return applyTransition(trx, job.call_id, { to: "analyzing", now: now() });
           })
         ).call;
@@ -227,6 +229,8 @@ async function runStages(ctx: WorkerContext, job: JobRow, isLost: () => boolean)
     }
   }
 
+  // The recording is not read again after transcription: redacted spans can be silenced now (company opt-in).
+  if (transcript && redactsAudio(company.settings)) await silenceRedactedAudio(services, job.call_id, transcript);
   checkpoint();
   if (!analyzeMarked) await progress("analyze", null);
   const raw = await analyzer.analyze({ call, company, transcript, signal: ctx.signal });

@@ -25,6 +25,8 @@ function pragmas(opts: SqliteOptions): string[] {
     "PRAGMA wal_autocheckpoint = 10000",
     // After a checkpoint the log is cut back to this size if it ever grew larger (a long reader held it).
     "PRAGMA journal_size_limit = 67108864",
+    // Erasure (docs/lifecycle.md): deleted rows are overwritten with zeros, not just unlinked from the b-tree.
+    "PRAGMA secure_delete = ON",
   ];
 }
 

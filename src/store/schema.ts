@@ -218,6 +218,23 @@ export interface WebhookFanoutCursorTable {
   updated_at: string;
 }
 
+/** One audited action (migration 010). Append-only; never holds a call's words. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  /** api_key | cli | system | user */
+  actor_type: string;
+  /** The API key's public id, `cli`, `retention`, or a console user. */
+  actor: string;
+  /** e.g. transcript.read, call.delete, retention.run, api_key.create. */
+  action: string;
+  company_id: number | null;
+  call_id: number | null;
+  request_id: string | null;
+  /** JSON object of ids and counts only. */
+  detail: string | null;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -231,6 +248,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_fanout_cursor: WebhookFanoutCursorTable;
+  audit_log: AuditLogTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -247,3 +265,4 @@ export type TranscriptRow = Selectable<TranscriptsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

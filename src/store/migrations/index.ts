@@ -8,6 +8,7 @@ import { m006_pipeline } from "./006_pipeline.js";
 import { m007_webhooks } from "./007_webhooks.js";
 import { m008_job_pipeline } from "./008_job_pipeline.js";
 import { m009_egress } from "./009_egress.js";
+import { m010_lifecycle } from "./010_lifecycle.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -23,4 +24,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "007_webhooks": m007_webhooks,
   "008_job_pipeline": m008_job_pipeline,
   "009_egress": m009_egress,
+  "010_lifecycle": m010_lifecycle,
 };
