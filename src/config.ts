@@ -1,5 +1,6 @@
 import path from "node:path";
 import { AppError } from "./errors.js";
+import { parseRuleList, type PolicyRule } from "./pipeline/download-policy.js";
 
 /**
  * Flags > env (CALLREVIEW_*) > defaults, parsed once. This is the only module
@@ -9,6 +10,8 @@ export const PIPELINE_MODES = ["auto", "placeholder", "live"] as const;
 export type PipelineMode = (typeof PIPELINE_MODES)[number];
 export const ANALYZER_KINDS = ["auto", "rules", "llama", "ollama"] as const;
 export type AnalyzerKind = (typeof ANALYZER_KINDS)[number];
+export const DB_SYNCHRONOUS = ["full", "normal"] as const;
+export type DbSynchronous = (typeof DB_SYNCHRONOUS)[number];
 
 export interface Config {
   dataDir: string;
@@ -39,9 +42,25 @@ export interface Config {
   /** How long a claimed job stays with its worker without a heartbeat before another may take it. */
   jobLeaseSeconds: number;
   downloadConnectTimeoutMs: number;
+  /** recording_url: longest silence while the body streams. */
+  downloadIdleTimeoutMs: number;
   downloadTimeoutMs: number;
+  /** recording_url: only these destinations (CIDRs, host names); empty = any not denied. Ranges listed here also lift the built-in denies. */
+  downloadAllow: PolicyRule[];
+  /** recording_url: never these destinations, on top of the built-in denies. */
+  downloadDeny: PolicyRule[];
+  /** recording_url downloads running at once in `serve`, besides the transcription/analysis workers. */
+  downloadConcurrency: number;
+  /** Jobs of one company running at once across all workers of the data dir (0 = no cap). */
+  companyMaxInflight: number;
+  /** How long a write waits for another process's lock on the database before answering 503 database_busy. */
+  dbBusyTimeoutMs: number;
+  /** SQLite synchronous setting: full (a 201 survives a power loss) or normal (faster; survives a process crash only). */
+  dbSynchronous: DbSynchronous;
   /** First retry delay of a failed job attempt; doubles per attempt. */
   retryBaseMs: number;
+  /** How often `serve` applies retention policies, seconds; 0 = never (docs/lifecycle.md). */
+  retentionIntervalSeconds: number;
 }
 
 type Parser<T> = (raw: string, name: string) => T;
@@ -114,6 +133,15 @@ export const SETTINGS = [
   def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
   def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),
   def({ key: "downloadTimeoutMs", flag: "--download-timeout-ms", env: "CALLREVIEW_DOWNLOAD_TIMEOUT_MS", default: 600_000, parse: int(1, 86_400_000), doc: "recording_url: time allowed for the whole download, ms." }),
+  def({ key: "downloadAllow", flag: "--download-allow", env: "CALLREVIEW_DOWNLOAD_ALLOW", default: [], parse: parseRuleList, doc: "recording_url: fetch only from these CIDRs / host names (comma-separated); ranges listed also lift the built-in denies." }),
+  def({ key: "downloadDeny", flag: "--download-deny", env: "CALLREVIEW_DOWNLOAD_DENY", default: [], parse: parseRuleList, doc: "recording_url: never fetch from these CIDRs / host names (comma-separated), on top of the built-in denies." }),
+  def({ key: "downloadIdleTimeoutMs", flag: "--download-idle-timeout-ms", env: "CALLREVIEW_DOWNLOAD_IDLE_TIMEOUT_MS", default: 20_000, parse: int(1, 3_600_000), doc: "recording_url: longest wait for the next bytes of the body, ms (a stalled server fails the attempt, a slow but steady one does not)." }),
+  def({ key: "downloadTimeoutMs", flag: "--download-timeout-ms", env: "CALLREVIEW_DOWNLOAD_TIMEOUT_MS", default: 600_000, parse: int(1, 86_400_000), doc: "recording_url: ceiling for the whole download, ms (stalls are caught earlier by the idle and connect timeouts)." }),
+  def({ key: "downloadConcurrency", flag: "--download-concurrency", env: "CALLREVIEW_DOWNLOAD_CONCURRENCY", default: 4, parse: int(1, 256), doc: "recording_url downloads at once in `serve`; they do not hold a worker while they wait on the network." }),
+  def({ key: "companyMaxInflight", flag: "--company-max-inflight", env: "CALLREVIEW_COMPANY_MAX_INFLIGHT", default: 2, parse: int(0, 1024), doc: "Jobs of one company running at once, across all processes on the data dir (0 = no cap)." }),
+  def({ key: "dbBusyTimeoutMs", flag: "--db-busy-timeout-ms", env: "CALLREVIEW_DB_BUSY_TIMEOUT_MS", default: 5_000, parse: int(0, 600_000), doc: "How long a write waits for another process's database lock before failing with 503 database_busy, ms." }),
+  def({ key: "dbSynchronous", flag: "--db-synchronous", env: "CALLREVIEW_DB_SYNCHRONOUS", default: "full", parse: oneOf(DB_SYNCHRONOUS), doc: "full (an answered 201 survives a power loss) | normal (survives a process crash only; faster)." }),
+  def({ key: "retentionIntervalSeconds", flag: "--retention-interval", env: "CALLREVIEW_RETENTION_INTERVAL", default: 600, parse: int(0, 86_400), doc: "Seconds between retention sweeps inside serve (0 = off)." }),
   def({ key: "retryBaseMs", flag: "--retry-base-ms", env: "CALLREVIEW_RETRY_BASE_MS", default: 5_000, parse: int(0, 3_600_000), doc: "First retry delay of a failed pipeline attempt, ms (doubles per attempt, capped at 10 min)." }),
 ] as const;
 

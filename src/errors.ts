@@ -5,10 +5,14 @@
  */
 export const ERROR_STATUS = {
   invalid_json: 400,
+  // A request the HTTP layer refuses before any route sees it: conflicting Content-Length, broken framing, an interrupted body.
+  bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
   report_not_ready: 409,
+  method_not_allowed: 405,
+  request_timeout: 408,
   payload_too_large: 413,
   unsupported_media_type: 415,
   validation_failed: 422,
@@ -16,7 +20,10 @@ export const ERROR_STATUS = {
   invalid_file: 422,
   empty_payload: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
+  // Another process held the database's write lock longer than --db-busy-timeout-ms; sent with Retry-After.
+  database_busy: 503,
   // Not HTTP answers: raised by the CLI and at start-up.
   invalid_config: 500,
   conflict: 409,

@@ -1,7 +1,9 @@
 import type { Config } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
+import { DownloadPolicy } from "./pipeline/download-policy.js";
 import { chooseAnalyzer, type AnalyzerChoice } from "./pipeline/analyzers/factory.js";
 import { resolvePipelineMode, type ActivePipeline } from "./pipeline/mode.js";
+import { setQueuePipeline } from "./queue/job-pipeline.js";
 import { openStore, type Store } from "./store/open.js";
 import { systemClock, type Clock } from "./time.js";
 
@@ -17,19 +19,25 @@ export interface Services {
   pipeline: ActivePipeline;
   /** The analyzer real transcripts get (pipeline/analyzers/factory.ts). */
   analyzer: AnalyzerChoice;
+  /** Where recording_url downloads may connect; `serve` adds its own listener once it listens. */
+  downloadPolicy: DownloadPolicy;
   close(): Promise<void>;
 }
 
 export async function createServices(config: Config, opts: { logger?: Logger; clock?: Clock } = {}): Promise<Services> {
-  const store = await openStore(config.dataDir);
+  const store = await openStore(config.dataDir, { busyTimeoutMs: config.dbBusyTimeoutMs, synchronous: config.dbSynchronous });
   const logger = opts.logger ?? createLogger(config.logLevel);
+  const pipeline = resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel);
+  // Jobs this process queues ask for its pipeline (queue/job-pipeline.ts).
+  setQueuePipeline(store.db, pipeline);
   return {
     config,
     store,
     logger,
     clock: opts.clock ?? systemClock,
-    pipeline: resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel),
+    pipeline,
     analyzer: await chooseAnalyzer(config),
+    downloadPolicy: new DownloadPolicy(config.downloadAllow, config.downloadDeny),
     close: () => store.close(),
   };
 }

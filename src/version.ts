@@ -2,3 +2,6 @@
 import pkg from "../package.json" with { type: "json" };
 
 export const VERSION: string = pkg.version;
+
+/** Sent with every outbound request (recording downloads, webhook deliveries). */
+export const USER_AGENT = `callreview/${VERSION}`;

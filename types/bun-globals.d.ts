@@ -10,5 +10,6 @@ declare namespace Bun {
     hostname: string;
     maxRequestBodySize?: number;
     idleTimeout?: number;
+    error?: (error: Error) => Response | Promise<Response>;
   }): Server;
 }

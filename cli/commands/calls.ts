@@ -1,8 +1,10 @@
 import type { Command } from "commander";
+import { withoutCredentials } from "../../src/calls/recording-url.js";
 import { toCallResource } from "../../src/calls/resource.js";
 import { callHistory } from "../../src/calls/state.js";
 import { PROCESSING_STATUSES } from "../../src/calls/state.js";
 import { AppError } from "../../src/errors.js";
+import { audit, CLI_ACTOR } from "../../src/lifecycle/audit.js";
 import { latestJobOfCall } from "../../src/queue/job-of-call.js";
 import { getCall } from "../../src/store/calls.js";
 import { parseId, withServices, type CliContext } from "../context.js";
@@ -60,6 +62,7 @@ export function callsCommand(program: Command, ctx: CliContext): void {
         const call = await getCall(s.store.db, id);
         if (!call) throw new AppError("not_found", `call ${id} not found`);
         const row = opts.transcript ? await latestTranscriptRow(s.store.db, id) : undefined;
+        if (row) await audit(s.store.db, CLI_ACTOR, "transcript.read", { companyId: call.company_id, callId: id }, s.clock.now());
         return { call, history: await callHistory(s.store.db, id), job: await latestJobOfCall(s.store.db, id), transcript: row ? toTranscript(row) : null };
       });
       const resource = { company_id: call.company_id, ...toCallResource(call) };
@@ -70,10 +73,10 @@ export function callsCommand(program: Command, ctx: CliContext): void {
       }
       const lines = [
         `Call ${call.id} (company ${call.company_id}${call.external_call_id ? `, external id ${call.external_call_id}` : ""})`,
-        `  status     ${call.processing_status}${call.failure_reason ? ` (${call.failure_reason})` : ""}, report ${call.report_status}`,
+        `  status     ${call.processing_status}${call.failure_reason ? ` (${call.failure_reason}${call.failure_detail ? `: ${call.failure_detail}` : ""})` : ""}, report ${call.report_status}`,
         `  score      ${call.overall_score ?? "-"}   outcome ${call.outcome ?? "-"}`,
         `  rep        ${call.rep_name ?? "-"}   customer ${call.customer_name ?? "-"}`,
-        `  audio      ${call.recording_url ?? (call.audio_sha256 ? `${call.audio_format}, ${call.audio_bytes} bytes` : "none")}`,
+        `  audio      ${call.recording_url ? withoutCredentials(call.recording_url) : (call.audio_sha256 ? `${call.audio_format}, ${call.audio_bytes} bytes` : "none")}`,
         `  created    ${call.created_at}`,
         ...(jobView
           ? [

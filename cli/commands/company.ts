@@ -2,6 +2,8 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import { parseTrackerFile, TrackerConfigError } from "../../src/pipeline/analyzers/rules/tracker-config.js";
 import { AppError } from "../../src/errors.js";
+import { audit, CLI_ACTOR } from "../../src/lifecycle/audit.js";
+import { parseLifecycleOptions, type LifecycleOptions } from "../../src/lifecycle/company-options.js";
 import { createCompany, getCompany, listCompanies, updateCompany, type Company, type CompanySettings } from "../../src/store/companies.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
@@ -56,8 +58,13 @@ export function companyCommand(program: Command, ctx: CliContext): void {
     .option("--trackers <file>", "JSON file of trackers (examples, patterns) added to or replacing the built-in ones (docs/analyzers.md)")
     .option("--disclosure-window <seconds>", "the rep must disclose the recording within this many seconds of the start (default 30)")
     .option("--clear-trackers", "go back to the built-in trackers")
+    .option("--redact <kinds>", "redact from transcripts before storing: none or card,ssn,account,email,phone (default card; docs/lifecycle.md)")
+    .option("--redact-audio <on|off>", "also silence, in stored audio, the transcript segments that held redacted numbers")
+    .option("--retain-audio-days <n>", "delete audio files older than n days (0/off: keep)")
+    .option("--retain-transcripts-days <n>", "delete transcripts older than n days; call and report stay (0/off: keep)")
+    .option("--retain-calls-days <n>", "erase whole calls older than n days (0/off: keep)")
     .option("--json", "print the company as JSON")
-    .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; trackers?: string; clearTrackers?: boolean; disclosureWindow?: string; json?: boolean }, cmd: Command) => {
+    .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; trackers?: string; clearTrackers?: boolean; disclosureWindow?: string; json?: boolean } & LifecycleOptions, cmd: Command) => {
       const id = parseId(idArg, "company id");
       const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
       if (opts.repChannel !== undefined && opts.repChannel !== "left" && opts.repChannel !== "right") {
@@ -66,6 +73,7 @@ export function companyCommand(program: Command, ctx: CliContext): void {
       if (opts.name !== undefined && !opts.name.trim()) throw new Error("company name must not be empty");
       const trackers = opts.trackers !== undefined ? readTrackers(opts.trackers) : undefined;
       const window = opts.disclosureWindow !== undefined ? parseWindow(opts.disclosureWindow) : undefined;
+      const lifecycle = parseLifecycleOptions(opts);
       const updated = await withServices(cmd, ctx, async (s) => {
         const current = await getCompany(s.store.db, id);
         if (!current) throw new AppError("not_found", `company ${id} not found`);
@@ -75,6 +83,11 @@ export function companyCommand(program: Command, ctx: CliContext): void {
         if (opts.clearTrackers) {
           const { trackers: _dropped, ...rest } = settings ?? current.settings;
           settings = rest;
+        }
+        const withLifecycle = lifecycle(settings ?? current.settings);
+        if (withLifecycle) {
+          settings = withLifecycle;
+          await audit(s.store.db, CLI_ACTOR, "company.update", { companyId: id, detail: { redact: (settings.redact as string[] | undefined) ?? null, redact_audio: settings.redact_audio === true, retention: JSON.stringify(settings.retention ?? null) } }, s.clock.now());
         }
         return (await updateCompany(s.store.db, id, { name: opts.name?.trim(), low_score_threshold: threshold, settings }))!;
       });

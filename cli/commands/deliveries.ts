@@ -59,7 +59,7 @@ export function deliveriesCommand(program: Command, ctx: CliContext): void {
         return;
       }
       const rows = r.attempts.map(
-        (a) => `  #${a.attempt} ${a.trigger}\t${a.started_at}\tHTTP ${a.response_status ?? "-"}\t${a.duration_ms} ms${a.error ? `\t${a.error}` : ""}${a.next_attempt_at ? `\tnext ${a.next_attempt_at}` : ""}`,
+        (a) => `  #${a.attempt} ${a.trigger}\t${a.started_at}\tHTTP ${a.response_status ?? "-"}\t${a.in_flight ? "in flight" : `${a.duration_ms} ms`}${a.error ? `\t${a.error}` : ""}${a.next_attempt_at ? `\tnext ${a.next_attempt_at}` : ""}`,
       );
       ctx.io.out([line(r.delivery), ...(rows.length ? rows : ["  no attempts yet"])].join("\n"));
     });

@@ -10,6 +10,8 @@ import { chooseAnalyzer } from "../../src/pipeline/analyzers/factory.js";
 import { checkOllama } from "../../src/pipeline/analyzers/ollama.js";
 import { resolvePipelineMode } from "../../src/pipeline/mode.js";
 import { isBun } from "../../src/runtime.js";
+import { retentionStatus } from "../../src/lifecycle/retention/run-retention.js";
+import { systemClock } from "../../src/time.js";
 import { LATEST_SCHEMA } from "../../src/store/migrate.js";
 import { openStore } from "../../src/store/open.js";
 import { VERSION } from "../../src/version.js";
@@ -61,6 +63,7 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
         pipeline: { configured: config.pipeline, active: resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel) },
         transcription: transcriptionFindings(config),
         analyzer: { ...analyzer, ollama },
+        retention: await retentionStatus({ store, clock: systemClock }),
       };
       await store.close();
       if (opts.json) {
@@ -83,6 +86,11 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
           `  ffmpeg      ${report.transcription.ffmpeg ? `${report.transcription.ffmpeg.path} (${report.transcription.ffmpeg.source})` : "not found: OGG/Opus, M4A/MP4, WebM cannot be transcribed"}`,
           `analyzer      ${analyzer.active} (configured ${analyzer.configured}; ${analyzer.reason})`,
           ...(ollama ? [`  ollama      ${ollama.ok ? "ok" : "PROBLEM"}: ${ollama.detail}`] : []),
+          `retention     ${report.retention.length ? "" : "no policy (everything is kept)"}`.trimEnd(),
+          ...report.retention.map(
+            (r) =>
+              `  company ${r.company_id}  audio ${r.policy.audio_days ?? "-"} d (${r.due.audio} due), transcripts ${r.policy.transcripts_days ?? "-"} d (${r.due.transcripts} due), calls ${r.policy.calls_days ?? "-"} d (${r.due.calls} due)`,
+          ),
         ].join("\n"),
       );
     });

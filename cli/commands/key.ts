@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { createApiKey, listCompanyApiKeys, revokeApiKeyByPublicId, type ApiKeyView } from "../../src/auth/api-keys.js";
 import { parseScopes } from "../../src/auth/scopes.js";
+import { audit, CLI_ACTOR } from "../../src/lifecycle/audit.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
 
@@ -23,7 +24,7 @@ export function keyCommand(program: Command, ctx: CliContext): void {
     .command("create")
     .description("Create an API key; the key is printed once and cannot be shown again")
     .requiredOption("--company <id>", "company the key belongs to")
-    .option("--scopes <list>", "comma-separated scopes: calls:write,calls:read,reports:read (default: all)")
+    .option("--scopes <list>", "comma-separated scopes: calls:write,calls:read,reports:read,calls:delete (default: all but calls:delete)")
     .option("--expires-at <iso>", "expiry date-time (ISO 8601)")
     .option("--name <label>", "a label to recognise the key by")
     .option("--json", "print the key as JSON")
@@ -31,7 +32,11 @@ export function keyCommand(program: Command, ctx: CliContext): void {
       const companyId = parseId(opts.company, "--company");
       const scopes = opts.scopes !== undefined ? parseScopes(opts.scopes) : undefined;
       const expiresAt = opts.expiresAt !== undefined ? parseExpiry(opts.expiresAt) : null;
-      const created = await withServices(cmd, ctx, (s) => createApiKey(s.store.db, { companyId, scopes, expiresAt, name: opts.name ?? null }));
+      const created = await withServices(cmd, ctx, async (s) => {
+        const k = await createApiKey(s.store.db, { companyId, scopes, expiresAt, name: opts.name ?? null });
+        await audit(s.store.db, CLI_ACTOR, "api_key.create", { companyId, detail: { public_id: k.public_id, scopes: k.scopes } }, s.clock.now());
+        return k;
+      });
       if (opts.json) {
         printJson(ctx.io, created);
         return;
@@ -58,7 +63,11 @@ export function keyCommand(program: Command, ctx: CliContext): void {
     .description("Revoke an API key at once")
     .option("--json", "print the key as JSON")
     .action(async (publicId: string, opts: { json?: boolean }, cmd: Command) => {
-      const revoked = await withServices(cmd, ctx, (s) => revokeApiKeyByPublicId(s.store.db, publicId));
+      const revoked = await withServices(cmd, ctx, async (s) => {
+        const k = await revokeApiKeyByPublicId(s.store.db, publicId);
+        await audit(s.store.db, CLI_ACTOR, "api_key.revoke", { companyId: k.company_id, detail: { public_id: k.public_id } }, s.clock.now());
+        return k;
+      });
       if (opts.json) printJson(ctx.io, revoked);
       else ctx.io.out(`Revoked API key ${revoked.public_id} (${revoked.revoked_at})`);
     });

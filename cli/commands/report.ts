@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { AppError } from "../../src/errors.js";
+import { audit, CLI_ACTOR } from "../../src/lifecycle/audit.js";
 import type { Report } from "../../src/report/schema.js";
 import { getCall } from "../../src/store/calls.js";
 import { latestReport } from "../../src/store/reports.js";
@@ -19,6 +20,7 @@ export function reportCommand(program: Command, ctx: CliContext): void {
         if (!call) throw new AppError("not_found", `call ${id} not found`);
         const row = call.report_status === "ready" ? await latestReport(s.store.db, id) : undefined;
         if (!row) throw new AppError("report_not_ready", `call ${id} has no report yet (status ${call.processing_status}${call.failure_reason ? `, ${call.failure_reason}` : ""})`);
+        await audit(s.store.db, CLI_ACTOR, "report.read", { companyId: call.company_id, callId: id, detail: { version: row.version } }, s.clock.now());
         return JSON.parse(row.report) as Report;
       });
       if (opts.json) printJson(ctx.io, { call_id: id, report });

@@ -10,6 +10,8 @@ import {
   type WebhookEndpointView,
 } from "../../src/events/endpoints.js";
 import { sendTestDelivery } from "../../src/events/test-delivery.js";
+import { audit, CLI_ACTOR, type AuditAction } from "../../src/lifecycle/audit.js";
+import type { Services } from "../../src/services.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
 
@@ -27,12 +29,12 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
     .description("Register an endpoint; its signing secret is printed once and cannot be shown again")
     .requiredOption("--company <id>", "company whose events the endpoint receives")
     .requiredOption("--url <url>", "http:// or https:// URL that receives POSTs")
-    .option("--events <list>", "comma-separated event types (default: all nine)")
+    .option("--events <list>", "comma-separated event types (default: all)")
     .option("--json", "print the endpoint (with its secret) as JSON")
     .action(async (opts: { company: string; url: string; events?: string; json?: boolean }, cmd: Command) => {
       const companyId = parseId(opts.company, "--company");
       const events = parseEventList(opts.events);
-      const created = await withServices(cmd, ctx, (s) => createWebhookEndpoint(s.store.db, { companyId, url: opts.url, events }, s.clock.now()));
+      const created = await withServices(cmd, ctx, async (s) => audited(s, "webhook.add", await createWebhookEndpoint(s.store.db, { companyId, url: opts.url, events }, s.clock.now())));
       if (opts.json) {
         printJson(ctx.io, created);
         return;
@@ -60,7 +62,11 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
     .option("--json", "print the removed endpoint as JSON")
     .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
       const id = parseId(idArg, "endpoint id");
-      const r = await withServices(cmd, ctx, (s) => removeWebhookEndpoint(s.store.db, id, s.clock.now()));
+      const r = await withServices(cmd, ctx, async (s) => {
+        const removed = await removeWebhookEndpoint(s.store.db, id, s.clock.now());
+        await audited(s, "webhook.remove", removed.endpoint);
+        return removed;
+      });
       if (opts.json) printJson(ctx.io, { ...r.endpoint, removed: true, cancelled_deliveries: r.cancelled });
       else ctx.io.out(`Removed webhook endpoint ${id} (${r.cancelled} unsent deliveries marked failed)`);
     });
@@ -71,7 +77,7 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
     .option("--json", "print the endpoint (with its new secret) as JSON")
     .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
       const id = parseId(idArg, "endpoint id");
-      const rotated = await withServices(cmd, ctx, (s) => rotateWebhookSecret(s.store.db, id, s.clock.now()));
+      const rotated = await withServices(cmd, ctx, async (s) => audited(s, "webhook.rotate_secret", await rotateWebhookSecret(s.store.db, id, s.clock.now())));
       if (opts.json) {
         printJson(ctx.io, rotated);
         return;
@@ -87,7 +93,9 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       .option("--json", "print the endpoint as JSON")
       .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
         const id = parseId(idArg, "endpoint id");
-        const view = await withServices(cmd, ctx, (s) => setEndpointEnabled(s.store.db, id, enabled, enabled ? null : "disabled by an admin", s.clock.now()));
+        const view = await withServices(cmd, ctx, async (s) =>
+          audited(s, enabled ? "webhook.enable" : "webhook.disable", await setEndpointEnabled(s.store.db, id, enabled, enabled ? null : "disabled by an admin", s.clock.now())),
+        );
         if (opts.json) printJson(ctx.io, view);
         else ctx.io.out(`${enabled ? "Enabled" : "Disabled"} webhook endpoint ${id}`);
       });
@@ -104,4 +112,10 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       else ctx.io.out(r.response_status !== null ? `Receiver answered HTTP ${r.response_status} in ${r.duration_ms} ms` : `No answer: ${r.error}`);
       if (!r.ok) throw new AppError("conflict", `test delivery to endpoint ${id} failed: ${r.error}`);
     });
+}
+
+/** Records an endpoint change in the audit trail (ids and the URL origin only: a query string may hold a token; never the secret) and hands the endpoint back. */
+async function audited<T extends { id: number; company_id: number; url: string }>(s: Services, action: AuditAction, endpoint: T): Promise<T> {
+  await audit(s.store.db, CLI_ACTOR, action, { companyId: endpoint.company_id, detail: { endpoint_id: endpoint.id, origin: new URL(endpoint.url).origin } }, s.clock.now());
+  return endpoint;
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../errors.js";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../store/private-files.js";
 import { SNIFF_BYTES, sniffAudioFormat, type AudioFormat } from "./sniff.js";
 
 export interface StoredAudio {
@@ -22,6 +23,63 @@ export function audioPath(dataDir: string, sha256: string): string {
   return path.join(audioDir(dataDir), sha256.slice(0, 2), sha256);
 }
 
+export function audioTempDir(dataDir: string): string {
+  return path.join(audioDir(dataDir), "tmp");
+}
+
+/** Temp files carry their writer's pid, so a start-up sweep can tell a live writer's file from a dead one's. */
+const TEMP_NAME = /^(\d+)-\d+-[0-9a-f]+\.part$/;
+
+/**
+ * Removes the temp files left in audio/tmp by processes that died mid-write
+ * (a crash, SIGKILL, or a client abort the process never saw). Run at start-up:
+ * a file is removed when its writer's pid is ours (a previous process of the
+ * same pid, e.g. pid 1 in a container) or no longer alive, and every file not
+ * named by this scheme. Files of other live processes (`callreview submit`, a
+ * second `serve`) are kept. Returns the number removed.
+ */
+export async function sweepAudioTemp(dataDir: string): Promise<number> {
+  let names: string[];
+  try {
+    names = await fsp.readdir(audioTempDir(dataDir));
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (m && Number(m[1]) !== process.pid && processAlive(Number(m[1]))) continue;
+    await fsp.rm(path.join(audioTempDir(dataDir), name), { force: true, recursive: true }).then(
+      () => removed++,
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
+/** Temp files this process is writing now, so a stop can remove those a stalled client left half-written. */
+const activeTemp = new Set<string>();
+
+/**
+ * Removes this process's temp files under `dataDir` that are still being
+ * written: at shutdown, after the listener has closed every connection, an
+ * upload that never finished must not outlive the process.
+ */
+export async function removeActiveTemp(dataDir: string): Promise<void> {
+  const dir = audioTempDir(dataDir) + path.sep;
+  await Promise.all([...activeTemp].filter((f) => f.startsWith(dir)).map((f) => fsp.rm(f, { force: true }).catch(() => undefined)));
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, under another user.
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /**
  * Streams audio to disk under the data dir: hashed and size-checked chunk by
  * chunk (never whole in memory), sniffed from its first bytes, fsynced, then
@@ -33,19 +91,20 @@ export async function storeAudioStream(
   source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
   opts: { maxBytes: number },
 ): Promise<StoredAudio> {
-  const tmpDir = path.join(audioDir(dataDir), "tmp");
+  const tmpDir = audioTempDir(dataDir);
   try {
-    await fsp.mkdir(tmpDir, { recursive: true });
+    await fsp.mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (e) {
     throw new AppError("invalid_file", `could not store the file: ${(e as NodeJS.ErrnoException).code ?? "storage error"}`);
   }
-  const tmp = path.join(tmpDir, `${Date.now()}-${randomBytes(8).toString("hex")}.part`);
+  const tmp = path.join(tmpDir, `${process.pid}-${Date.now()}-${randomBytes(8).toString("hex")}.part`);
   const hash = createHash("sha256");
   let bytes = 0;
   let head: Uint8Array = new Uint8Array(0);
   let handle: fsp.FileHandle | undefined;
+  activeTemp.add(tmp);
   try {
-    handle = await fsp.open(tmp, "wx");
+    handle = await fsp.open(tmp, "wx", PRIVATE_FILE_MODE);
     for await (const chunk of iterate(source)) {
       bytes += chunk.byteLength;
       if (bytes > opts.maxBytes) {
@@ -65,7 +124,7 @@ export async function storeAudioStream(
     handle = undefined;
     const sha256 = hash.digest("hex");
     const finalPath = audioPath(dataDir, sha256);
-    await fsp.mkdir(path.dirname(finalPath), { recursive: true });
+    await fsp.mkdir(path.dirname(finalPath), { recursive: true, mode: PRIVATE_DIR_MODE });
     // Same content already stored: keep the existing file.
     if (fs.existsSync(finalPath)) await fsp.rm(tmp, { force: true });
     else await fsp.rename(tmp, finalPath);
@@ -75,6 +134,8 @@ export async function storeAudioStream(
     await fsp.rm(tmp, { force: true }).catch(() => undefined);
     if (e instanceof AppError) throw e;
     throw new AppError("invalid_file", `could not store the file: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  } finally {
+    activeTemp.delete(tmp);
   }
 }
 

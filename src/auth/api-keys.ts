@@ -1,12 +1,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { AppError } from "../errors.js";
+import { AppError, isAppError } from "../errors.js";
 import { getCompany } from "../store/companies.js";
 import type { DbOrTx } from "../store/db.js";
 import { findApiKeyByPublicId, insertApiKey, listApiKeys, revokeApiKey, touchApiKey } from "../store/api-keys.js";
 import type { ApiKeyRow } from "../store/schema.js";
 import { isoNow } from "../time.js";
 import { randomBase62 } from "./random.js";
-import { SCOPES, type Scope } from "./scopes.js";
+import { DEFAULT_SCOPES, type Scope } from "./scopes.js";
 
 /**
  * API keys: `cc_<public_id>_<secret>`, both base62. Only a SHA-256 of the secret
@@ -67,7 +67,7 @@ export async function createApiKey(
     company_id: company.id,
     name: input.name ?? null,
     secret_hash: hashSecret(secret),
-    scopes: (input.scopes ?? [...SCOPES]).join(","),
+    scopes: (input.scopes ?? [...DEFAULT_SCOPES]).join(","),
     expires_at: input.expiresAt ?? null,
     created_at: isoNow(),
   });
@@ -93,9 +93,12 @@ export async function authenticateApiKey(db: DbOrTx, presented: string | undefin
   if (!safeEqualHex(hashSecret(parsed.secret), row.secret_hash)) return { ok: false, reason: "wrong_secret" };
   if (row.revoked_at) return { ok: false, reason: "revoked" };
   if (row.expires_at && Date.parse(row.expires_at) <= now.getTime()) return { ok: false, reason: "expired" };
-  // Record use at most once a minute: a write per request would cap throughput for no gain.
+  // Record use at most once a minute: a write per request would cap throughput for no gain. A database locked
+  // by another process (database_busy) must not fail the request for the sake of this note.
   if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) > 60_000) {
-    await touchApiKey(db, row.id, now.toISOString());
+    await touchApiKey(db, row.id, now.toISOString()).catch((e: unknown) => {
+      if (!isAppError(e) || e.code !== "database_busy") throw e;
+    });
   }
   return { ok: true, key: { id: row.id, ...toApiKeyView(row) } };
 }

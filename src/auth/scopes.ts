@@ -1,5 +1,7 @@
-export const SCOPES = ["calls:write", "calls:read", "reports:read"] as const;
+export const SCOPES = ["calls:write", "calls:read", "reports:read", "calls:delete"] as const;
 export type Scope = (typeof SCOPES)[number];
+/** What a key gets when no scopes are named: erasure (calls:delete) is only ever granted on purpose. */
+export const DEFAULT_SCOPES: readonly Scope[] = ["calls:write", "calls:read", "reports:read"];
 
 export function parseScopes(input: string): Scope[] {
   const names = input

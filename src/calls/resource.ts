@@ -10,6 +10,8 @@ export interface CallResource {
   overall_score: number | null;
   outcome: string | null;
   failure_reason: string | null;
+  /** A short detail next to failure_reason (e.g. "HTTP 404", "timed out"); null when none. */
+  failure_detail: string | null;
   created_at: string;
   report_url: string | null;
 }
@@ -32,6 +34,7 @@ export function toCallResource(row: CallRow): CallResource {
     overall_score: row.overall_score,
     outcome: row.outcome,
     failure_reason: row.failure_reason,
+    failure_detail: row.failure_detail ?? null,
     created_at: row.created_at,
     // Spec 2.3: set only when the report is ready.
     report_url: row.report_status === "ready" ? reportPath(row.id) : null,

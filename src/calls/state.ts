@@ -31,6 +31,8 @@ export interface TransitionOptions {
   reason?: string | null;
   /** Required when moving to `failed`. */
   failureReason?: string;
+  /** With failureReason: a short detail the client may see (e.g. "HTTP 404"). */
+  failureDetail?: string | null;
   /** For `complete`: the headline fields the Call resource shows from the report. */
   overallScore?: number | null;
   outcome?: string | null;
@@ -55,6 +57,7 @@ export async function transitionCall(trx: Tx, callId: number, to: ProcessingStat
     processing_status: to,
     report_status: to === "complete" ? "ready" : "pending",
     failure_reason: to === "failed" ? opts.failureReason! : null,
+    failure_detail: to === "failed" ? (opts.failureDetail ?? null) : null,
     updated_at: at,
   };
   if (to === "complete") {

@@ -1,7 +1,7 @@
 import type { Logger } from "../logger.js";
 import type { Db } from "../store/db.js";
 import type { WebhookDeliveryRow, WebhookEndpointRow } from "../store/schema.js";
-import { recordAttempt, type AttemptOutcome, type DeliveryStatus } from "../store/webhook-deliveries.js";
+import { attemptTrigger, recordAttempt, type AttemptOutcome, type DeliveryStatus } from "../store/webhook-deliveries.js";
 import { setWebhookEndpointEnabled } from "../store/webhook-endpoints.js";
 import type { Clock } from "../time.js";
 import { isoNow } from "../time.js";
@@ -36,8 +36,8 @@ export interface AttemptRecord {
 /**
  * One attempt of one claimed delivery: sign now, POST, and work out the
  * delivery's next state. 2xx delivers; 410 fails the delivery and disables the
- * endpoint; anything else is retried on the schedule (or after Retry-After on
- * 429/503) until the sequence is spent. Nothing is written here: see recordAttempts.
+ * endpoint; anything else is retried on the schedule (later when Retry-After on
+ * 429/503 asks for more time) until the sequence is spent. Nothing is written here: see recordAttempts.
  */
 export async function performAttempt(
   delivery: WebhookDeliveryRow,
@@ -50,8 +50,7 @@ export async function performAttempt(
   const sent = await sendSigned(endpoint, { type: delivery.event_type, id: delivery.event_id, payload }, started, opts.timeoutMs);
   const finished = opts.clock.now();
 
-  // A delivery made due again by a replay starts a fresh retry sequence (retry_index 0).
-  const trigger = delivery.attempts > 0 && delivery.retry_index === 0 ? "replay" : "scheduled";
+  const trigger = attemptTrigger(delivery);
   const ok = sent.status !== null && sent.status >= 200 && sent.status < 300;
   const gone = sent.status === 410;
   let status: DeliveryStatus;
@@ -66,7 +65,9 @@ export async function performAttempt(
     if (scheduled === null) status = "failed";
     else {
       status = "retrying";
-      next = isoNow(new Date(finished.getTime() + (hinted ?? scheduled)));
+      // Retry-After may ask for more time, never for less: a receiver answering "Retry-After: 5" to
+      // every attempt would otherwise spend the whole sequence in under a minute.
+      next = isoNow(new Date(finished.getTime() + Math.max(hinted ?? 0, scheduled)));
     }
   }
   return {
@@ -75,7 +76,8 @@ export async function performAttempt(
     token,
     gone,
     outcome: {
-      attempt: delivery.attempts + 1,
+      // The claim already counted this attempt (and wrote it down as in flight).
+      attempt: delivery.attempts,
       trigger,
       started_at: isoNow(started),
       signature_timestamp: sent.timestamp,

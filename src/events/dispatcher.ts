@@ -9,6 +9,7 @@ import { isoNow, type Clock } from "../time.js";
 import { AttemptRecorder } from "./attempt-recorder.js";
 import { performAttempt, resultOf, type AttemptResult } from "./delivery-attempt.js";
 import { fanOutBatch } from "./fan-out.js";
+import { MAX_ATTEMPTS_PER_SEQUENCE } from "./retry-schedule.js";
 
 export interface DispatcherOptions {
   /** Attempts in flight at once, all endpoints together. */
@@ -154,6 +155,11 @@ export class Dispatcher {
       // Disabled or removed since the claim: give the delivery back untouched.
       await releaseDelivery(this.db, row.id, token);
       return { deliveryId: row.id, status: "released", responseStatus: null, error: null, nextAttemptAt: null };
+    }
+    if (row.retry_index >= MAX_ATTEMPTS_PER_SEQUENCE) {
+      // The last attempt of the sequence was lost in a crash (it counted): the sequence is spent, nothing more is sent.
+      await releaseDelivery(this.db, row.id, token, { error: row.last_error ?? "retry sequence spent", at: isoNow(this.clock.now()) });
+      return { deliveryId: row.id, status: "failed", responseStatus: row.response_status, error: row.last_error, nextAttemptAt: null };
     }
     if (payload === undefined) {
       // The outbox never deletes events; should one vanish anyway, fail the delivery rather than claim it forever.

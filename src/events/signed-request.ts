@@ -2,8 +2,7 @@ import type { WebhookEndpointRow } from "../store/schema.js";
 import { signingSecrets } from "./endpoints.js";
 import { postJson, type PostResult } from "./http-post.js";
 import { signatureHeader } from "./signing.js";
-
-export const USER_AGENT = "callreview-webhooks/1";
+import { USER_AGENT } from "../version.js";
 
 /** The headers of spec 6.2 plus X-Service-Event-Id; signed fresh for every attempt. */
 export function deliveryHeaders(endpoint: WebhookEndpointRow, eventType: string, eventId: string, body: Uint8Array, now: Date): { headers: Record<string, string>; timestamp: number } {

@@ -1,4 +1,4 @@
-/** The nine lifecycle events of spec 6.1, in the order a successful call meets them. */
+/** The nine lifecycle events of spec 6.1, in the order a successful call meets them, then erasure (docs/lifecycle.md). */
 export const EVENT_TYPES = [
   "call.received",
   "call.processing_started",
@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   "call.low_score_detected",
   "call.buying_signal_detected",
   "call.compliance_alert_detected",
+  "call.deleted",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

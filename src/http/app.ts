@@ -9,6 +9,7 @@ import type { AppEnv } from "./env.js";
 import { renderDocsPage } from "./docs-page.js";
 import { registerInbound } from "./inbound/generic.js";
 import { buildOpenApiDocument, registerSecuritySchemes } from "./openapi.js";
+import { requestFraming } from "./request-framing.js";
 import { registerV1Routes } from "./routes/index.js";
 import { validationHook } from "./validation.js";
 
@@ -19,6 +20,7 @@ import { validationHook } from "./validation.js";
 export function createApp(services: Services): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.use("*", requestId({ headerName: "X-Request-Id" }));
+  app.use("*", requestFraming);
   app.use("*", async (c, next) => {
     c.set("services", services);
     await next();

@@ -3,7 +3,11 @@ import { HTTPException } from "hono/http-exception";
 import { AppError } from "../errors.js";
 import type { AppEnv } from "./env.js";
 
+/** Seconds a client should wait before retrying a write refused with database_busy. */
+export const DATABASE_BUSY_RETRY_AFTER_SECONDS = 2;
+
 export function errorResponse(c: Context, err: AppError): Response {
+  if (err.code === "database_busy") c.header("Retry-After", String(DATABASE_BUSY_RETRY_AFTER_SECONDS));
   return c.json(err.toBody(), err.status as 400);
 }
 

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError } from "../errors.js";
 import type { AppEnv } from "./env.js";
+import { checkJsonDepth, checkJsonValue } from "./json-limits.js";
 
 /** Largest JSON body accepted (DESIGN: 413 payload_too_large above it). */
 export const MAX_JSON_BYTES = 1024 * 1024;
@@ -13,32 +14,49 @@ export function isJsonContentType(ct: string | undefined): boolean {
 
 /**
  * Reads the request body as UTF-8 text, counting bytes as they arrive so an
- * oversized body is refused without being held whole. Invalid UTF-8 is not
- * JSON, and decoding it leniently would alter the bytes we promise to keep.
+ * oversized body is refused without being held whole. Invalid UTF-8 is refused
+ * (400 invalid_json on every text route): decoding it leniently would alter the
+ * bytes we promise to keep. A body cut off by the client is a 400 bad_request,
+ * not an unexpected error.
  */
-export async function readBodyText(c: Context, maxBytes = MAX_JSON_BYTES): Promise<string> {
+export async function readBodyText(c: Context, maxBytes = MAX_JSON_BYTES, what = "JSON body"): Promise<string> {
   const lengthHeader = c.req.header("content-length");
   const declared = lengthHeader === undefined || lengthHeader.trim() === "" ? NaN : Number(lengthHeader);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(what, maxBytes);
   const body = c.req.raw.body;
   if (!body) return "";
   let bytes: Uint8Array;
-  if (Number.isSafeInteger(declared) && declared >= 0) {
+  try {
     // A declared length bounds what the listener reads, and reading whole is far cheaper than chunk by chunk.
-    bytes = new Uint8Array(await c.req.raw.arrayBuffer());
-    if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
-  } else {
-    bytes = await readCapped(body, maxBytes);
+    const read = Number.isSafeInteger(declared) && declared >= 0 ? c.req.raw.arrayBuffer().then((b) => new Uint8Array(b)) : readCapped(body, maxBytes, what);
+    // Bun leaves the read pending forever when the client left before it started; the request's signal tells.
+    bytes = await untilAborted(c.req.raw.signal, read);
+    if (bytes.byteLength > maxBytes) throw tooLarge(what, maxBytes);
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    throw new AppError("bad_request", "the request body was interrupted before its end");
   }
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new AppError("invalid_json", "request body is not valid UTF-8 JSON");
+    throw new AppError("invalid_json", `the ${what} is not valid UTF-8`);
   }
 }
 
+function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(new Error("aborted"));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error("aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 /** A body of unknown length (chunked): counted as it arrives, refused as soon as it passes the cap. */
-async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array> {
+async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, what: string): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let total = 0;
   const reader = body.getReader();
@@ -48,23 +66,29 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number): P
     total += value.byteLength;
     if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
+      throw tooLarge(what, maxBytes);
     }
     parts.push(value);
   }
   return Buffer.concat(parts, total);
 }
 
-function tooLarge(maxBytes: number): AppError {
-  return new AppError("payload_too_large", `JSON body is larger than ${maxBytes} bytes`);
+function tooLarge(what: string, maxBytes: number): AppError {
+  return new AppError("payload_too_large", `${what} is larger than ${maxBytes} bytes`);
 }
 
+/** Parses a request body within the shape limits of json-limits.ts (depth, keys, no `__proto__`). */
 export function parseJson(text: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  checkJsonDepth(body);
+  let value: unknown;
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    value = JSON.parse(body);
   } catch {
     throw new AppError("invalid_json", "request body is not valid JSON");
   }
+  checkJsonValue(value);
+  return value;
 }
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {

@@ -8,8 +8,10 @@ import { discardAudioIfUnused, pinAudio } from "../intake/discard-audio.js";
 import type { Services } from "../services.js";
 
 export interface ReceivedUpload {
-  /** Text parts by name (the last one wins when a name repeats). */
+  /** Text parts by name (the last one wins when a name repeats); a null-prototype object, names are the client's. */
   fields: Record<string, string>;
+  /** Names of text parts whose bytes were not valid UTF-8. */
+  notUtf8: string[];
   /** Names of text parts cut at the size limit. */
   truncated: string[];
   /** The stored `file` part; absent when the request had none. */
@@ -21,6 +23,13 @@ export interface ReceivedUpload {
 const MAX_FIELD_BYTES = 16 * 1024;
 /** After a refusal, at most this much of the rest of the body is read and dropped before the answer. */
 const MAX_DRAIN_BYTES = 64 * 1024 * 1024;
+
+/** Text parts must be UTF-8, as JSON bodies must (400 invalid_json, the JSON routes' code). */
+export function assertUtf8Fields(upload: ReceivedUpload): void {
+  if (upload.notUtf8.length > 0) {
+    throw new AppError("invalid_json", `form field ${[...new Set(upload.notUtf8)].map((n) => JSON.stringify(n)).join(", ")} is not valid UTF-8`);
+  }
+}
 
 /**
  * Reads a multipart/form-data request as a stream: the `file` part flows
@@ -38,7 +47,7 @@ export async function receiveAudioUpload(c: Context, services: Services): Promis
   if (!body) throw new AppError("no_file", "the request has no `file` part");
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { "content-type": ct }, limits: { fields: 32, parts: 64, fieldSize: MAX_FIELD_BYTES, fieldNameSize: 200 } });
+    parser = busboy({ headers: { "content-type": ct }, defParamCharset: "utf8", limits: { fields: 32, parts: 64, fieldSize: MAX_FIELD_BYTES, fieldNameSize: 200 } });
   } catch {
     throw new AppError("invalid_file", "malformed multipart/form-data request (no boundary)");
   }
@@ -46,8 +55,10 @@ export async function receiveAudioUpload(c: Context, services: Services): Promis
   const source = Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>);
 
   return new Promise<ReceivedUpload>((resolve, reject) => {
-    const fields: Record<string, string> = {};
+    // Part names are the client's (`constructor`, `__proto__`): no prototype to collide with.
+    const fields = Object.create(null) as Record<string, string>;
     const truncated: string[] = [];
+    const notUtf8: string[] = [];
     let store: Promise<StoredAudio> | undefined;
     let release = () => undefined as void;
     let settled = false;
@@ -111,22 +122,34 @@ export async function receiveAudioUpload(c: Context, services: Services): Promis
     });
     parser.on("field", (name, value, info) => {
       if (info.valueTruncated) truncated.push(name);
+      // busboy decodes UTF-8 leniently, turning each invalid sequence into U+FFFD; that
+      // character in a field is taken as invalid input (README "Known limits").
+      if (value.includes("\uFFFD") || name.includes("\uFFFD")) notUtf8.push(name);
       fields[name] = value;
     });
     parser.on("error", () => fail(new AppError("invalid_file", "malformed multipart/form-data body")));
-    source.on("error", () => fail(new AppError("invalid_file", "the upload was interrupted")));
+    // A client that goes away mid-body: Node's stream errors, Bun's only closes (no error, no end)
+    // and aborts the request's signal. Each ends the file part, so its temp file is removed.
+    const interrupted = () => fail(new AppError("bad_request", "the upload was interrupted before its end"));
+    source.on("error", interrupted);
+    source.on("close", () => {
+      if (!source.readableEnded) interrupted();
+    });
+    const signal = c.req.raw.signal;
+    if (signal.aborted) interrupted();
+    else signal.addEventListener("abort", interrupted, { once: true });
     parser.on("close", () => {
       if (settled) return;
       if (!store) {
         settled = true;
-        resolve({ fields, truncated, release: () => undefined });
+        resolve({ fields, truncated, notUtf8, release: () => undefined });
         return;
       }
       store.then(
         (audio) => {
           if (settled) return;
           settled = true;
-          resolve({ fields, truncated, audio, release });
+          resolve({ fields, truncated, notUtf8, audio, release });
         },
         () => undefined,
       );

@@ -1,3 +1,4 @@
+import { scrubRawPayload } from "../calls/recording-url.js";
 import { findCallByExternalId, insertCallUnlessDuplicate } from "../store/calls.js";
 import { CompiledQuery } from "kysely";
 import type { Db, Tx } from "../store/db.js";
@@ -6,8 +7,9 @@ import type { CallRow } from "../store/schema.js";
 import { recordEvent } from "../events/outbox.js";
 import { insertFirstJob } from "../queue/add-job.js";
 import { signalJobsAdded } from "../queue/jobs-added.js";
+import { queuePipelineOf, type JobPipeline } from "../queue/job-pipeline.js";
 import type { Transcript } from "../pipeline/ports.js";
-import { insertTranscript } from "../store/transcripts.js";
+import { storeTranscript } from "../lifecycle/redaction/store-transcript.js";
 import { isoNow } from "../time.js";
 
 /** The call attributes a submission can carry (spec 2.1), already validated. */
@@ -59,12 +61,13 @@ interface Submission {
   now: Date;
 }
 
+
 const groupCommits = new WeakMap<Db, GroupCommit<Submission, AcceptResult>>();
 
 function groupCommitOf(db: Db): GroupCommit<Submission, AcceptResult> {
   let gc = groupCommits.get(db);
   if (!gc) {
-    gc = createGroupCommit(db, (trx, s: Submission) => acceptInTx(trx, s.input, s.now));
+    gc = createGroupCommit(db, (trx, s: Submission) => acceptInTx(trx, s.input, s.now, queuePipelineOf(db)));
     groupCommits.set(db, gc);
   }
   return gc;
@@ -91,7 +94,8 @@ export function acceptBatches(db: Db): number {
 }
 
 /** The writes of one acceptance, inside the caller's transaction. */
-export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date): Promise<AcceptResult> {
+/** `pipeline`: the one the accepting process runs; a call arriving with its transcript needs only an analyzer. */
+export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date, pipeline: JobPipeline = "any"): Promise<AcceptResult> {
   const f = input.fields;
   const ts = isoNow(now);
   const metadata = f.metadata ?? {};
@@ -112,7 +116,7 @@ export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date): Promis
     crm_contact_id: f.crm_contact_id ?? null,
     crm_deal_id: f.crm_deal_id ?? null,
     metadata: JSON.stringify(metadata),
-    raw_payload: input.rawPayload ?? null,
+    raw_payload: scrubRawPayload(input.rawPayload, f.recording_url),
     intake: input.intake,
     audio_sha256: input.audio?.sha256 ?? null,
     audio_format: input.audio?.format ?? null,
@@ -131,8 +135,8 @@ export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date): Promis
     return { call: existing!, duplicate: true };
   }
   await trx.executeQuery(CompiledQuery.raw(INSERT_FIRST_HISTORY, [inserted.id, ts]));
-  if (input.transcript) await insertTranscript(trx, { callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
-  await insertFirstJob(trx, { callId: inserted.id, priority }, now);
+  if (input.transcript) await storeTranscript(trx, { companyId: input.companyId, callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
+  await insertFirstJob(trx, { callId: inserted.id, priority, pipeline: input.transcript ? "any" : pipeline }, now);
   await recordEvent(trx, inserted, "call.received", {}, now);
   return { call: inserted, duplicate: false };
 }

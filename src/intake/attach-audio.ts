@@ -1,6 +1,7 @@
 import { transitionCall } from "../calls/state.js";
 import { AppError } from "../errors.js";
 import { addJob } from "../queue/add-job.js";
+import { pipelineForCall, queuePipelineOf } from "../queue/job-pipeline.js";
 import { getCompanyCall } from "../store/calls.js";
 import type { Db } from "../store/db.js";
 import type { CallRow } from "../store/schema.js";
@@ -38,7 +39,7 @@ export async function attachAudio(db: Db, input: { companyId: number; callId: nu
       await transitionCall(trx, call.id, "queued", { reason: "audio attached", now });
       requeued = true;
     }
-    await addJob(trx, { callId: call.id, priority: call.priority }, now);
+    await addJob(trx, { callId: call.id, priority: call.priority, pipeline: await pipelineForCall(trx, call.id, queuePipelineOf(db)) }, now);
     const updated = await getCompanyCall(trx, input.companyId, call.id);
     return { call: updated!, requeued };
   });

@@ -1,5 +1,6 @@
 import type { FieldErrors } from "../errors.js";
 import type { CallFields } from "./accept-call.js";
+import { METADATA_TOO_LARGE, metadataFits } from "./metadata-size.js";
 
 /**
  * The inbound webhook's key table (spec 4.8): for each call attribute the
@@ -107,9 +108,10 @@ export function mapInboundPayload(payload: Record<string, unknown>): InboundMapp
   if (Object.hasOwn(payload, "metadata") && payload.metadata !== null) {
     const m = payload.metadata;
     if (typeof m !== "object" || Array.isArray(m)) fail("metadata", "must be an object");
-    else if ("high_value_opportunity" in m && typeof (m as Record<string, unknown>).high_value_opportunity !== "boolean") {
+    else if (Object.hasOwn(m, "high_value_opportunity") && typeof (m as Record<string, unknown>).high_value_opportunity !== "boolean") {
       fail("metadata.high_value_opportunity", "must be a boolean");
-    } else fields.metadata = m as Record<string, unknown>;
+    } else if (!metadataFits(m)) fail("metadata", METADATA_TOO_LARGE);
+    else fields.metadata = m as Record<string, unknown>;
   }
 
   if (Object.keys(errors).length > 0) return { ok: false, errors };

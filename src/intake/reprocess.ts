@@ -1,6 +1,7 @@
 import { WORKING_STATUSES, transitionCall, type ProcessingStatus } from "../calls/state.js";
 import { AppError } from "../errors.js";
 import { addJob } from "../queue/add-job.js";
+import { pipelineForCall, queuePipelineOf } from "../queue/job-pipeline.js";
 import { getCompanyCall } from "../store/calls.js";
 import type { Db } from "../store/db.js";
 import type { CallRow } from "../store/schema.js";
@@ -18,7 +19,7 @@ export async function reprocessCall(db: Db, input: { companyId: number; callId: 
     if (!call) throw new AppError("not_found", `call ${input.callId} not found`);
     if (WORKING_STATUSES.includes(call.processing_status as ProcessingStatus)) return { call, requeued: false };
     const moved = await transitionCall(trx, call.id, "queued", { reason: "reprocess", now });
-    await addJob(trx, { callId: call.id, priority: call.priority }, now);
+    await addJob(trx, { callId: call.id, priority: call.priority, pipeline: await pipelineForCall(trx, call.id, queuePipelineOf(db)) }, now);
     return { call: moved.call, requeued: true };
   });
 }

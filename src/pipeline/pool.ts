@@ -3,7 +3,8 @@ import { onJobsAdded } from "../queue/jobs-added.js";
 import { reclaimExpiredJobs } from "../queue/reclaim-expired.js";
 import type { Services } from "../services.js";
 import type { PipelineParts } from "./select.js";
-import { newWorkerId, partsFor, processJob, type WorkerContext } from "./worker.js";
+import { holdSlot, Slots } from "./slots.js";
+import { claimInput, newWorkerId, partsFor, processJob, type WorkerContext } from "./worker.js";
 
 export interface WorkerPool {
   readonly size: number;
@@ -16,18 +17,29 @@ export interface WorkerPool {
   stop(graceMs?: number): Promise<void>;
 }
 
-const BUSY_POLL_MS = 0;
 const IDLE_POLL_MIN_MS = 20;
 const IDLE_POLL_MAX_MS = 250;
 
-/** `count` workers in this process, each claiming one job at a time. */
-export function startWorkers(services: Services, opts: { count: number; parts?: PipelineParts }): WorkerPool {
+/**
+ * `count` CPU slots (transcription, analysis) and `downloads` download slots.
+ * A job holds a CPU slot from its claim, except while it downloads its
+ * recording: it then waits in a download slot and its CPU slot claims another
+ * job. So up to count + downloads jobs are in flight, and stalled recording
+ * URLs can hold at most the download slots, never the CPU ones. Claims skip
+ * companies already at --company-max-inflight, so one company's stalled URLs
+ * cannot take all the download slots either.
+ */
+export function startWorkers(services: Services, opts: { count: number; downloads?: number; parts?: PipelineParts }): WorkerPool {
   const parts = opts.parts ?? partsFor(services);
   const leaseMs = services.config.jobLeaseSeconds * 1000;
   const log = services.logger;
   const shutdown = new AbortController();
+  const stopDownloads = new AbortController();
   let stopping = false;
   const wakers = new Set<() => void>();
+  const cpu = new Slots(opts.count);
+  const downloads = new Slots(opts.downloads ?? services.config.downloadConcurrency);
+  const loopCount = opts.count > 0 ? opts.count + downloads.size : 0;
 
   // One reclaimer per process: jobs of dead workers go back to the queue when their lease ends.
   const reclaim = () =>
@@ -49,30 +61,43 @@ export function startWorkers(services: Services, opts: { count: number; parts?: 
     });
 
   async function loop(n: number): Promise<void> {
-    const ctx: WorkerContext = { services, parts, workerId: newWorkerId(n), leaseMs, signal: shutdown.signal };
+    const base: WorkerContext = { services, parts, workerId: newWorkerId(n), leaseMs, signal: shutdown.signal };
     let idle = IDLE_POLL_MIN_MS;
     while (!stopping) {
-      let job;
       try {
-        job = await claimJob(services.store.db, { workerId: ctx.workerId, leaseMs, now: services.clock.now() });
-      } catch (e) {
-        log.warn("claim failed", { worker: ctx.workerId, error: (e as Error).message });
-        await sleep(IDLE_POLL_MAX_MS);
-        continue;
+        await cpu.acquire(shutdown.signal);
+      } catch {
+        return;
       }
-      if (!job) {
-        await sleep(idle);
-        idle = Math.min(IDLE_POLL_MAX_MS, idle * 2);
-        continue;
+      const hold = holdSlot(cpu);
+      let pause = 0;
+      try {
+        if (stopping) return;
+        let job;
+        try {
+          job = await claimJob(services.store.db, claimInput(base, services.clock.now()));
+        } catch (e) {
+          log.warn("claim failed", { worker: base.workerId, error: (e as Error).message });
+          pause = IDLE_POLL_MAX_MS;
+          continue;
+        }
+        if (!job) {
+          pause = idle;
+          idle = Math.min(IDLE_POLL_MAX_MS, idle * 2);
+          continue;
+        }
+        idle = IDLE_POLL_MIN_MS;
+        const outcome = await processJob({ ...base, cpu: hold, downloads, stopDownloads: stopDownloads.signal }, job);
+        log.debug("job done", { ...outcome });
+      } finally {
+        // Never sleep on a slot: a job back from its download may be waiting for it.
+        hold.release();
+        if (pause > 0) await sleep(pause);
       }
-      idle = IDLE_POLL_MIN_MS;
-      const outcome = await processJob(ctx, job);
-      log.debug("job done", { ...outcome });
-      if (BUSY_POLL_MS > 0) await sleep(BUSY_POLL_MS);
     }
   }
 
-  const loops = Array.from({ length: opts.count }, (_, i) => loop(i));
+  const loops = Array.from({ length: loopCount }, (_, i) => loop(i));
   const wakeAll = () => {
     for (const w of [...wakers]) w();
   };
@@ -85,6 +110,8 @@ export function startWorkers(services: Services, opts: { count: number; parts?: 
     stop(graceMs = 10_000) {
       stopped ??= (async () => {
         stopping = true;
+        // Downloads are not waited for: they may hang until their timeouts, and their jobs lose nothing by being handed back.
+        stopDownloads.abort();
         unsubscribe?.();
         if (reclaimTimer) clearInterval(reclaimTimer);
         for (const w of [...wakers]) w();

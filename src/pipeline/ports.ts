@@ -74,6 +74,8 @@ export class StageError extends Error {
     readonly reason: string,
     message: string,
     readonly retryable: boolean = false,
+    /** A short, client-safe detail (no URLs, hosts or paths), shown as the call's failure_detail. */
+    readonly detail: string | null = null,
   ) {
     super(message);
     this.name = "StageError";

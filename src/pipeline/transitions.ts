@@ -17,6 +17,8 @@ export interface TransitionInput {
   reason?: string;
   /** Moving to `failed`. */
   failureReason?: string;
+  /** Moving to `failed`: the short detail shown next to failure_reason. */
+  failureDetail?: string | null;
   /** Moving to `complete`: the stored report and the company's low-score threshold. */
   completion?: { report: Report; threshold: number };
 }
@@ -29,7 +31,7 @@ export interface PlannedEvent {
 /** Pure mapping from a transition to its events, in the order receivers get them. */
 export function eventsFor(from: ProcessingStatus, input: TransitionInput): PlannedEvent[] {
   const { to } = input;
-  if (to === "failed") return [{ type: "call.failed", extra: { failure_reason: input.failureReason } }];
+  if (to === "failed") return [{ type: "call.failed", extra: { failure_reason: input.failureReason, failure_detail: input.failureDetail ?? null } }];
   if (to === "transcribing" && from === "queued") return [{ type: "call.processing_started", extra: {} }];
   // An imported transcript skips transcription: work starts straight in analysis.
   if (to === "analyzing" && from === "queued") return [{ type: "call.processing_started", extra: {} }];
@@ -55,6 +57,7 @@ export async function applyTransition(trx: Tx, callId: number, input: Transition
     now: input.now,
     reason: input.reason,
     failureReason: input.failureReason,
+    failureDetail: input.failureDetail,
     overallScore: report?.overall_score,
     outcome: report?.call_outcome,
   });

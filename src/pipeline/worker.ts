@@ -20,11 +20,16 @@ import { getCompany, type Company } from "../store/companies.js";
 import type { Tx } from "../store/db.js";
 import { insertReport } from "../store/reports.js";
 import type { CallRow, JobRow } from "../store/schema.js";
-import { insertTranscript, latestTranscriptRow, toTranscript } from "../store/transcripts.js";
+import { storeTranscript } from "../lifecycle/redaction/store-transcript.js";
+import { redactsAudio, silenceRedactedAudio } from "../lifecycle/redaction/silence-audio.js";
+import { latestTranscriptRow, toTranscript } from "../store/transcripts.js";
 import { isoNow } from "../time.js";
+import { withoutCredentials } from "../calls/recording-url.js";
 import { downloadRecording } from "./download.js";
 import { StageError, type Analyzer, type Transcript } from "./ports.js";
 import { selectPipeline, type PipelineParts } from "./select.js";
+import type { CpuHold, Slots } from "./slots.js";
+import { claimablePipelines } from "../queue/job-pipeline.js";
 import { applyTransition } from "./transitions.js";
 
 /**
@@ -42,6 +47,11 @@ export interface WorkerContext {
   leaseMs: number;
   /** Aborted on shutdown: the job is handed back at its next checkpoint. */
   signal?: AbortSignal;
+  /** In a pool: the worker's CPU slot, given up while the job waits on a download slot and the network. */
+  cpu?: CpuHold;
+  downloads?: Slots;
+  /** Aborted as soon as the pool stops: a download is abandoned at once and its job handed back (fetching again later loses nothing). */
+  stopDownloads?: AbortSignal;
 }
 
 export type JobResult = "completed" | "retry" | "failed" | "lost" | "released";
@@ -86,8 +96,19 @@ export async function runOnce(services: Services, opts: { parts?: PipelineParts;
   const ctx = workerContext(services, opts);
   const db = services.store.db;
   await reclaimExpiredJobs(db, services.clock.now());
-  const job = await claimJob(db, { workerId: ctx.workerId, leaseMs: ctx.leaseMs, now: services.clock.now() });
+  const job = await claimJob(db, claimInput(ctx, services.clock.now()));
   return job ? processJob(ctx, job) : null;
+}
+
+/** What a worker of this context may claim: jobs of its pipeline (or needing only an analyzer), within the company cap. */
+export function claimInput(ctx: WorkerContext, now: Date) {
+  return {
+    workerId: ctx.workerId,
+    leaseMs: ctx.leaseMs,
+    now,
+    pipelines: claimablePipelines(ctx.parts.mode),
+    companyMaxInflight: ctx.services.config.companyMaxInflight,
+  };
 }
 
 /** Never throws: every outcome is recorded on the job (and the call when final). */
@@ -189,11 +210,11 @@ async function runStages(ctx: WorkerContext, job: JobRow, isLost: () => boolean)
         await progress("transcribe", 0);
         const transcriber = parts.transcriber;
         const t = await transcriber.transcribe({ call, company, audioPath: audio.path, audioFormat: audio.format, onProgress: throttled((p) => void progress("transcribe", p).catch(() => undefined)), signal: ctx.signal });
-        transcript = t;
         checkpoint();
         call = (
           await tx(async (trx) => {
-            await insertTranscript(trx, { callId: call!.id, source: "whisper", transcript: t, createdAt: isoNow(now()) });
+            // Analysis reads what was stored: the redacted words, never the raw ones.
+            transcript = (await storeTranscript(trx, { companyId: call!.company_id, callId: call!.id, source: "whisper", transcript: t, createdAt: isoNow(now()) })).transcript;
             return applyTransition(trx, job.call_id, { to: "analyzing", now: now() });
           })
         ).call;
@@ -208,6 +229,8 @@ async function runStages(ctx: WorkerContext, job: JobRow, isLost: () => boolean)
     }
   }
 
+  // The recording is not read again after transcription: redacted spans can be silenced now (company opt-in).
+  if (transcript && redactsAudio(company.settings)) await silenceRedactedAudio(services, job.call_id, transcript);
   checkpoint();
   if (!analyzeMarked) await progress("analyze", null);
   const raw = await analyzer.analyze({ call, company, transcript, signal: ctx.signal });
@@ -253,16 +276,22 @@ async function acquireAudio(
   const fetchAgain = !call.audio_sha256 || (await lastQueuedReason(ctx.services.store.db, call.id)) === "reprocess";
   if (call.recording_url && fetchAgain) {
     await progress("download", null);
-    const stored = await downloadRecording(call.recording_url, {
-      dataDir: config.dataDir,
-      maxBytes: config.maxUploadMb * 1024 * 1024,
-      connectTimeoutMs: config.downloadConnectTimeoutMs,
-      totalTimeoutMs: config.downloadTimeoutMs,
-      signal: ctx.signal,
-    });
+    const url = call.recording_url;
+    const stored = await offCpu(ctx, (signal) =>
+      downloadRecording(url, {
+        dataDir: config.dataDir,
+        maxBytes: config.maxUploadMb * 1024 * 1024,
+        connectTimeoutMs: config.downloadConnectTimeoutMs,
+        idleTimeoutMs: config.downloadIdleTimeoutMs,
+        totalTimeoutMs: config.downloadTimeoutMs,
+        policy: ctx.services.downloadPolicy,
+        signal,
+      }),
+    );
+    // Credentials in the URL served this download and are not kept (a later reprocess fetches without them).
     await ctx.services.store.db
       .updateTable("calls")
-      .set({ audio_sha256: stored.sha256, audio_format: stored.format, audio_bytes: stored.bytes })
+      .set({ audio_sha256: stored.sha256, audio_format: stored.format, audio_bytes: stored.bytes, recording_url: withoutCredentials(call.recording_url) })
       .where("id", "=", job.call_id)
       .execute();
     return { path: stored.path, format: stored.format };
@@ -273,6 +302,34 @@ async function acquireAudio(
     return { path: p, format: call.audio_format ?? "unknown" };
   }
   return null;
+}
+
+/**
+ * Runs network-bound work in a download slot instead of the worker's CPU slot:
+ * slow or stalled recording URLs then wait among themselves, and the CPU slot
+ * goes to another job meanwhile. The job takes a CPU slot again afterwards.
+ */
+async function offCpu<T>(ctx: WorkerContext, work: (signal?: AbortSignal) => Promise<T>): Promise<T> {
+  const { cpu, downloads, stopDownloads } = ctx;
+  if (!cpu || !downloads) return work(ctx.signal);
+  const signal = stopDownloads && ctx.signal ? AbortSignal.any([ctx.signal, stopDownloads]) : (stopDownloads ?? ctx.signal);
+  cpu.release();
+  try {
+    await downloads.acquire(signal);
+    let result: T;
+    try {
+      result = await work(signal);
+    } finally {
+      downloads.release();
+    }
+    if (!stopDownloads?.aborted) {
+      await cpu.reacquire(ctx.signal);
+      return result;
+    }
+  } catch (e) {
+    if (!stopDownloads?.aborted) throw e;
+  }
+  throw new Released();
 }
 
 async function lastQueuedReason(db: Services["store"]["db"], callId: number): Promise<string | null> {
@@ -296,7 +353,7 @@ async function settleFailure(ctx: WorkerContext, job: JobRow, err: StageError): 
   try {
     await db.transaction().execute(async (trx) => {
       if (!(await extendLease(trx, { jobId: job.id, workerId: ctx.workerId, leaseMs: ctx.leaseMs, now }))) throw new LeaseLost();
-      await applyTransition(trx, job.call_id, { to: "failed", now, failureReason: err.reason, reason: err.message.slice(0, 500) });
+      await applyTransition(trx, job.call_id, { to: "failed", now, failureReason: err.reason, failureDetail: err.detail, reason: err.message.slice(0, 500) });
       await failJob(trx, { jobId: job.id, workerId: ctx.workerId, error: message, now });
     });
   } catch (e) {

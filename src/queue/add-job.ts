@@ -2,6 +2,7 @@ import { CompiledQuery } from "kysely";
 import type { DbOrTx, Tx } from "../store/db.js";
 import type { JobRow } from "../store/schema.js";
 import { isoNow } from "../time.js";
+import type { JobPipeline } from "./job-pipeline.js";
 
 export const PROCESS_CALL = "process_call";
 export const DEFAULT_MAX_ATTEMPTS = 5;
@@ -12,7 +13,7 @@ export const DEFAULT_MAX_ATTEMPTS = 5;
  */
 export async function addJob(
   db: DbOrTx,
-  input: { callId: number; kind?: string; priority?: number; runAt?: string; maxAttempts?: number },
+  input: { callId: number; kind?: string; priority?: number; runAt?: string; maxAttempts?: number; pipeline?: JobPipeline },
   now: Date = new Date(),
 ): Promise<{ job: JobRow; added: boolean }> {
   const kind = input.kind ?? PROCESS_CALL;
@@ -40,6 +41,7 @@ export async function addJob(
       last_error: null,
       created_at: ts,
       updated_at: ts,
+      pipeline: input.pipeline ?? "any",
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -47,8 +49,8 @@ export async function addJob(
 }
 
 const INSERT_FIRST_JOB =
-  `insert into "jobs" ("call_id", "kind", "status", "priority", "attempts", "max_attempts", "run_at", "locked_by", "locked_until", "last_error", "created_at", "updated_at") ` +
-  `values (?, ?, 'queued', ?, 0, ?, ?, null, null, null, ?, ?)`;
+  `insert into "jobs" ("call_id", "kind", "status", "priority", "attempts", "max_attempts", "run_at", "locked_by", "locked_until", "last_error", "created_at", "updated_at", "pipeline") ` +
+  `values (?, ?, 'queued', ?, 0, ?, ?, null, null, null, ?, ?, ?)`;
 
 /**
  * The job of a call inserted in the same transaction: such a call cannot have
@@ -56,7 +58,7 @@ const INSERT_FIRST_JOB =
  * text, served prepared by the driver's cache) because it runs once per
  * accepted call.
  */
-export async function insertFirstJob(trx: Tx, input: { callId: number; priority: number }, now: Date = new Date()): Promise<void> {
+export async function insertFirstJob(trx: Tx, input: { callId: number; priority: number; pipeline: JobPipeline }, now: Date = new Date()): Promise<void> {
   const ts = isoNow(now);
-  await trx.executeQuery(CompiledQuery.raw(INSERT_FIRST_JOB, [input.callId, PROCESS_CALL, input.priority, DEFAULT_MAX_ATTEMPTS, ts, ts, ts]));
+  await trx.executeQuery(CompiledQuery.raw(INSERT_FIRST_JOB, [input.callId, PROCESS_CALL, input.priority, DEFAULT_MAX_ATTEMPTS, ts, ts, ts, input.pipeline]));
 }

@@ -1,20 +1,52 @@
 import type { DbOrTx } from "../store/db.js";
 import type { JobRow } from "../store/schema.js";
 import { isoNow } from "../time.js";
+import type { JobPipeline } from "./job-pipeline.js";
+
+export interface ClaimInput {
+  workerId: string;
+  leaseMs: number;
+  now: Date;
+  kind?: string;
+  /** Only jobs asking for one of these pipelines; all jobs when unset. */
+  pipelines?: readonly JobPipeline[];
+  /** Skip the jobs of a company that already has this many running (0 or unset: no cap). */
+  companyMaxInflight?: number;
+}
 
 /**
  * Takes the next due job for `workerId` with a lease until `now + leaseMs`.
  * One UPDATE ... WHERE id = (SELECT ...) RETURNING statement: SQLite runs it
  * under its single write lock, so two workers — even in two processes on one
- * data dir — can never both take the same job. Highest priority first, then
- * oldest run_at, then id. (PostgreSQL would add FOR UPDATE SKIP LOCKED to the
- * sub-select; the shape stays the same.)
+ * data dir — can never both take the same job, and the per-company count it
+ * checks cannot change between the check and the take. Highest priority
+ * first, then oldest run_at, then id. (PostgreSQL would add FOR UPDATE SKIP
+ * LOCKED to the sub-select and serialise the company count with an advisory
+ * lock per company; the shape stays the same.)
  */
-export async function claimJob(db: DbOrTx, input: { workerId: string; leaseMs: number; now: Date; kind?: string }): Promise<JobRow | undefined> {
+export async function claimJob(db: DbOrTx, input: ClaimInput): Promise<JobRow | undefined> {
   const now = isoNow(input.now);
   const until = isoNow(new Date(input.now.getTime() + input.leaseMs));
-  let next = db.selectFrom("jobs").select("id").where("status", "=", "queued").where("run_at", "<=", now);
-  if (input.kind) next = next.where("kind", "=", input.kind);
+  let next = db.selectFrom("jobs as j").select("j.id").where("j.status", "=", "queued").where("j.run_at", "<=", now);
+  if (input.kind) next = next.where("j.kind", "=", input.kind);
+  if (input.pipelines) next = next.where("j.pipeline", "in", [...input.pipelines]);
+  const cap = input.companyMaxInflight ?? 0;
+  if (cap > 0) {
+    // Running jobs are few (at most the workers of all processes), so this count stays cheap.
+    next = next
+      .innerJoin("calls as c", "c.id", "j.call_id")
+      .where(
+        (eb) =>
+          eb
+            .selectFrom("jobs as r")
+            .innerJoin("calls as rc", "rc.id", "r.call_id")
+            .select((e) => e.fn.countAll().as("n"))
+            .where("r.status", "=", "running")
+            .whereRef("rc.company_id", "=", "c.company_id"),
+        "<",
+        cap,
+      );
+  }
   return db
     .updateTable("jobs")
     .set((eb) => ({
@@ -26,7 +58,7 @@ export async function claimJob(db: DbOrTx, input: { workerId: string; leaseMs: n
       stage: null,
       updated_at: now,
     }))
-    .where("id", "=", (eb) => eb.selectFrom(next.orderBy("priority", "desc").orderBy("run_at").orderBy("id").limit(1).as("n")).select("n.id"))
+    .where("id", "=", (eb) => eb.selectFrom(next.orderBy("j.priority", "desc").orderBy("j.run_at").orderBy("j.id").limit(1).as("n")).select("n.id"))
     .where("status", "=", "queued")
     .returningAll()
     .executeTakeFirst();

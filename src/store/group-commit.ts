@@ -1,4 +1,5 @@
 import { CompiledQuery } from "kysely";
+import { isAppError } from "../errors.js";
 import type { Db, Tx } from "./db.js";
 
 /**
@@ -15,7 +16,9 @@ import type { Db, Tx } from "./db.js";
  *   alone and only its submitter sees the error; its batch-mates commit;
  * - if the batch transaction itself fails (BEGIN, a ROLLBACK TO that SQLite
  *   refused because it had already aborted the transaction, COMMIT), nothing of
- *   it was committed, and every unit is retried in a transaction of its own.
+ *   it was committed, and every unit is retried in a transaction of its own —
+ *   except when the lock could not be had in time (database_busy): then every
+ *   unit fails with it at once.
  * Units run in submission order, so a later unit sees an earlier one's rows
  * (a duplicate within one batch behaves as across batches).
  */
@@ -99,7 +102,12 @@ export function createGroupCommit<I, R>(db: Db, unit: (trx: Tx, input: I) => Pro
         return out;
       });
       batches++;
-    } catch {
+    } catch (e) {
+      if (isAppError(e) && e.code === "database_busy") {
+        // Another process holds the lock: one transaction each would only wait out the same lock again, one after another.
+        for (const p of batch) p.reject(e);
+        return;
+      }
       // Nothing of the batch was committed: give every unit its own transaction.
       for (const p of batch) await runAlone(p);
       return;

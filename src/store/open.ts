@@ -2,8 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Kysely } from "kysely";
 import { AppError } from "../errors.js";
-import { openSqlite } from "./driver.js";
+import { openSqlite, type SqliteOptions } from "./driver.js";
 import { migrateToLatest } from "./migrate.js";
+import { preparePrivateDatabase, PRIVATE_DIR_MODE, tightenMode } from "./private-files.js";
 import type { Database } from "./schema.js";
 
 export interface Store {
@@ -15,10 +16,11 @@ export interface Store {
 }
 
 /** Creates the data dir if needed, checks it is writable, opens the database and migrates it. */
-export async function openStore(dataDir: string): Promise<Store> {
+export async function openStore(dataDir: string, opts: SqliteOptions = {}): Promise<Store> {
   ensureWritableDir(dataDir);
   const file = path.join(dataDir, "callreview.db");
-  const { db, driver } = await openSqlite(file);
+  preparePrivateDatabase(file);
+  const { db, driver } = await openSqlite(file, opts);
   try {
     const schemaVersion = await migrateToLatest(db, file);
     let closed = false;
@@ -41,7 +43,8 @@ export async function openStore(dataDir: string): Promise<Store> {
 
 export function ensureWritableDir(dir: string): void {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    tightenMode(dir, PRIVATE_DIR_MODE);
     fs.accessSync(dir, fs.constants.W_OK | fs.constants.R_OK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? "error";

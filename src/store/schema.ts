@@ -61,6 +61,8 @@ export interface CallsTable {
   overall_score: number | null;
   outcome: string | null;
   failure_reason: string | null;
+  /** A short detail safe to show the client (e.g. "HTTP 404", "timed out"); null when none. */
+  failure_detail: string | null;
   /** Higher runs first: 10 for metadata.high_value_opportunity, else 0. */
   priority: number;
   created_at: string;
@@ -88,6 +90,8 @@ export interface JobsTable {
   progress: ColumnType<number | null, number | null | undefined, number | null>;
   /** download | transcribe | analyze, as the worker last wrote it (migration 006). */
   stage: ColumnType<string | null, string | null | undefined, string | null>;
+  /** placeholder | live | any: which workers may claim the job (migration 008). */
+  pipeline: ColumnType<string, string | undefined, string>;
 }
 
 /** The transactional outbox: one row per lifecycle event, written with the change that caused it. */
@@ -203,6 +207,8 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
   /** When the next attempt was scheduled after this one (null: none). */
   next_attempt_at: string | null;
+  /** 1 while the attempt is being sent (written before sending); 0 once its result, or its loss, is recorded. */
+  in_flight: Generated<number>;
 }
 
 /** How far the fan-out has read the events outbox. */
@@ -210,6 +216,23 @@ export interface WebhookFanoutCursorTable {
   name: string;
   last_event_row_id: number;
   updated_at: string;
+}
+
+/** One audited action (migration 010). Append-only; never holds a call's words. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  /** api_key | cli | system | user */
+  actor_type: string;
+  /** The API key's public id, `cli`, `retention`, or a console user. */
+  actor: string;
+  /** e.g. transcript.read, call.delete, retention.run, api_key.create. */
+  action: string;
+  company_id: number | null;
+  call_id: number | null;
+  request_id: string | null;
+  /** JSON object of ids and counts only. */
+  detail: string | null;
 }
 
 export interface Database {
@@ -225,6 +248,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_fanout_cursor: WebhookFanoutCursorTable;
+  audit_log: AuditLogTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
@@ -241,3 +265,4 @@ export type TranscriptRow = Selectable<TranscriptsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
 export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;

@@ -1,4 +1,4 @@
-import type { DbOrTx, Tx } from "./db.js";
+import type { Db, DbOrTx, Tx } from "./db.js";
 import type { WebhookAttemptRow, WebhookDeliveryRow } from "./schema.js";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "failed"] as const;
@@ -52,33 +52,103 @@ export async function dueEndpointIds(db: DbOrTx, now: string, limit: number): Pr
   return rows.map((r) => r.id);
 }
 
+/** What an attempt shows when the process sending it died before writing the answer down. */
+export const LOST_ATTEMPT_ERROR = "lost: the sending process stopped before the answer was recorded";
+
 /**
- * Claims up to `limit` due deliveries of one endpoint in a single UPDATE … RETURNING:
- * the statement is atomic, so two dispatchers (even in two processes) never
- * hold the same delivery, and a crashed holder's lease simply runs out.
+ * Claims up to `limit` due deliveries of one endpoint and writes their attempts
+ * down as in flight, before anything is sent: the UPDATE … RETURNING is atomic,
+ * so two dispatchers (even in two processes) never hold the same delivery, and
+ * a crashed holder's lease simply runs out. An attempt still in flight on a
+ * delivery claimable again was lost with its holder: it is marked lost and
+ * counts as a failed attempt of the retry sequence, so sends a crash swallowed
+ * are never missing from the count.
  */
-export async function claimDueDeliveries(db: DbOrTx, endpointId: number, now: string, leaseUntil: string, token: string, limit: number): Promise<WebhookDeliveryRow[]> {
-  return db
-    .updateTable("webhook_deliveries")
-    .set({ lease_token: token, lease_until: leaseUntil })
-    .where("id", "in", (eb) =>
-      eb
-        .selectFrom("webhook_deliveries")
-        .select("id")
-        .where("endpoint_id", "=", endpointId)
-        .where("next_attempt_at", "<=", now)
-        .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<=", now)]))
-        .orderBy("next_attempt_at")
-        .orderBy("id")
-        .limit(limit),
-    )
-    .returningAll()
-    .execute();
+export async function claimDueDeliveries(db: Db, endpointId: number, now: string, leaseUntil: string, token: string, limit: number): Promise<WebhookDeliveryRow[]> {
+  return db.transaction().execute(async (trx) => {
+    let rows = await trx
+      .updateTable("webhook_deliveries")
+      .set((eb) => ({ lease_token: token, lease_until: leaseUntil, attempts: eb("attempts", "+", 1) }))
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("webhook_deliveries")
+          .select("id")
+          .where("endpoint_id", "=", endpointId)
+          .where("next_attempt_at", "<=", now)
+          .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<=", now)]))
+          .orderBy("next_attempt_at")
+          .orderBy("id")
+          .limit(limit),
+      )
+      .returningAll()
+      .execute();
+    if (rows.length === 0) return rows;
+    const lost = await trx
+      .updateTable("webhook_attempts")
+      .set({ in_flight: 0, error: LOST_ATTEMPT_ERROR })
+      .where("delivery_id", "in", rows.map((r) => r.id))
+      .where("in_flight", "=", 1)
+      .returning("delivery_id")
+      .execute();
+    if (lost.length > 0) {
+      const lostIds = [...new Set(lost.map((l) => l.delivery_id))];
+      const bumped = await trx
+        .updateTable("webhook_deliveries")
+        .set((eb) => ({ retry_index: eb("retry_index", "+", 1), last_error: LOST_ATTEMPT_ERROR }))
+        .where("id", "in", lostIds)
+        .returningAll()
+        .execute();
+      const byId = new Map(bumped.map((b) => [b.id, b]));
+      rows = rows.map((r) => byId.get(r.id) ?? r);
+    }
+    for (let i = 0; i < rows.length; i += 50) {
+      await trx
+        .insertInto("webhook_attempts")
+        .values(
+          rows.slice(i, i + 50).map((r) => ({
+            delivery_id: r.id,
+            attempt: r.attempts,
+            trigger: attemptTrigger(r),
+            started_at: now,
+            signature_timestamp: 0,
+            response_status: null,
+            error: null,
+            duration_ms: 0,
+            next_attempt_at: null,
+            in_flight: 1,
+          })),
+        )
+        .execute();
+    }
+    return rows;
+  });
 }
 
-/** Gives a claimed delivery back untouched (the dispatcher is stopping or the endpoint went away). */
-export async function releaseDelivery(db: DbOrTx, id: number, token: string): Promise<void> {
-  await db.updateTable("webhook_deliveries").set({ lease_token: null, lease_until: null }).where("id", "=", id).where("lease_token", "=", token).execute();
+/** A delivery made due again by a replay starts a fresh retry sequence (retry_index 0) on an already attempted delivery. */
+export function attemptTrigger(claimed: Pick<WebhookDeliveryRow, "attempts" | "retry_index">): "scheduled" | "replay" {
+  return claimed.attempts > 1 && claimed.retry_index === 0 ? "replay" : "scheduled";
+}
+
+/**
+ * Gives a claimed delivery back unsent (the dispatcher is stopping or the endpoint went away): the
+ * attempt the claim wrote down is taken back. With `fail`, the delivery ends failed instead of waiting.
+ */
+export async function releaseDelivery(db: Db, id: number, token: string, fail?: { error: string; at: string }): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const r = await trx
+      .updateTable("webhook_deliveries")
+      .set((eb) => ({
+        lease_token: null,
+        lease_until: null,
+        attempts: eb("attempts", "-", 1),
+        ...(fail ? { status: "failed", last_error: fail.error, next_attempt_at: null, updated_at: fail.at } : {}),
+      }))
+      .where("id", "=", id)
+      .where("lease_token", "=", token)
+      .returning("attempts")
+      .executeTakeFirst();
+    if (r) await trx.deleteFrom("webhook_attempts").where("delivery_id", "=", id).where("attempt", "=", r.attempts + 1).where("in_flight", "=", 1).execute();
+  });
 }
 
 export interface AttemptOutcome {
@@ -119,20 +189,19 @@ export async function recordAttempt(trx: Tx, deliveryId: number, token: string, 
     .where("lease_token", "=", token)
     .executeTakeFirst();
   if (Number(r.numUpdatedRows) === 0) return false;
-  await trx
-    .insertInto("webhook_attempts")
-    .values({
-      delivery_id: deliveryId,
-      attempt: o.attempt,
-      trigger: o.trigger,
-      started_at: o.started_at,
-      signature_timestamp: o.signature_timestamp,
-      response_status: o.response_status,
-      error: o.error,
-      duration_ms: o.duration_ms,
-      next_attempt_at: o.next_attempt_at,
-    })
-    .execute();
+  const result = {
+    trigger: o.trigger,
+    started_at: o.started_at,
+    signature_timestamp: o.signature_timestamp,
+    response_status: o.response_status,
+    error: o.error,
+    duration_ms: o.duration_ms,
+    next_attempt_at: o.next_attempt_at,
+    in_flight: 0,
+  };
+  // The claim wrote the attempt down as in flight; it now gets its result.
+  const updated = await trx.updateTable("webhook_attempts").set(result).where("delivery_id", "=", deliveryId).where("attempt", "=", o.attempt).where("in_flight", "=", 1).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) await trx.insertInto("webhook_attempts").values({ delivery_id: deliveryId, attempt: o.attempt, ...result }).execute();
   return true;
 }
 

@@ -7,7 +7,7 @@ import { addJob } from "../queue/add-job.js";
 import { getCompanyCall } from "../store/calls.js";
 import type { Db } from "../store/db.js";
 import type { CallRow, TranscriptRow } from "../store/schema.js";
-import { insertTranscript } from "../store/transcripts.js";
+import { storeTranscript } from "../lifecycle/redaction/store-transcript.js";
 import { isoNow } from "../time.js";
 import { formatOfFileName, parseTranscript } from "./import/index.js";
 
@@ -32,7 +32,7 @@ export async function importCallTranscript(db: Db, input: { companyId: number; c
     if (call.processing_status === "transcribing" || call.processing_status === "analyzing") {
       throw new AppError("conflict", `call ${input.callId} is being processed (${call.processing_status}); import the transcript once it is complete or failed`);
     }
-    const transcript = await insertTranscript(trx, { callId: call.id, source: "imported", transcript: input.transcript, createdAt: isoNow(now) });
+    const transcript = (await storeTranscript(trx, { companyId: call.company_id, callId: call.id, source: "imported", transcript: input.transcript, createdAt: isoNow(now) })).row;
     let current = call;
     let requeued = false;
     if (call.processing_status === "complete" || call.processing_status === "failed") {
@@ -46,7 +46,12 @@ export async function importCallTranscript(db: Db, input: { companyId: number; c
     } catch {
       metadata = {};
     }
-    await addJob(trx, { callId: call.id, priority: priorityOf(metadata) }, now);
+    // The words are here: any worker can analyse them.
+    const { job, added } = await addJob(trx, { callId: call.id, priority: priorityOf(metadata), pipeline: "any" }, now);
+    if (!added && job.status === "queued" && job.pipeline !== "any") {
+      // The waiting job no longer needs a transcriber: let any worker take it.
+      await trx.updateTable("jobs").set({ pipeline: "any", updated_at: isoNow(now) }).where("id", "=", job.id).where("status", "=", "queued").execute();
+    }
     return { call: current, transcript, requeued };
   });
 }

@@ -13,6 +13,8 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 /** Optional comma-separated substrings: run only the matching scenarios (e.g. BENCH_ONLY=POST). */
 const ONLY = process.env.BENCH_ONLY?.split(",").filter(Boolean);
+/** SQLite synchronous setting of the server: full (the default) or normal. */
+const DB_SYNC = process.env.BENCH_DB_SYNC ?? "full";
 
 interface Figure {
   rps: number;
@@ -34,11 +36,12 @@ function run(opts: autocannon.Options): Promise<Figure> {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
+  const loadBefore = os.loadavg();
   const dir = tempDir("callreview-bench-api-");
   const company = runBinary(["company", "create", "Bench", "--json", "--data-dir", dir.dir]);
   const companyId = JSON.parse(company.stdout).id;
   const key = JSON.parse(runBinary(["key", "create", "--company", String(companyId), "--json", "--data-dir", dir.dir]).stdout).key as string;
-  const server = await startServeBinary(["--data-dir", dir.dir, "--rate-limit", "0", "--workers", "0", "--log-level", "warn"]);
+  const server = await startServeBinary(["--data-dir", dir.dir, "--rate-limit", "0", "--workers", "0", "--log-level", "warn", "--db-synchronous", DB_SYNC]);
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   try {
     let callId = 0;
@@ -85,7 +88,8 @@ async function main() {
     }
     const ceiling = results["GET /healthz (ceiling)"].rps;
     console.log(`\nREST API benchmark — ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load generator on the same machine`);
-    console.log(`compiled executable, --rate-limit 0, ${CONNECTIONS} connections, ${DURATION} s per run, median of ${RUNS} runs\n`);
+    console.log(`compiled executable, --rate-limit 0, --db-synchronous ${DB_SYNC}, ${CONNECTIONS} connections, ${DURATION} s per run, median of ${RUNS} runs`);
+    console.log(`load average before: ${loadBefore.map((l) => l.toFixed(2)).join(" ")}, after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
     console.log("| endpoint | req/s | p50 ms | p99 ms | vs ceiling | errors | non-2xx |");
     console.log("|---|---:|---:|---:|---:|---:|---:|");
     for (const [name, f] of Object.entries(results)) {

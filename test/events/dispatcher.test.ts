@@ -4,7 +4,7 @@ import { createWebhookEndpoint } from "../../src/events/endpoints.js";
 import { RETRY_DELAYS_MS } from "../../src/events/retry-schedule.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { createLogger, silentLogger } from "../../src/logger.js";
-import { claimDueDeliveries } from "../../src/store/webhook-deliveries.js";
+import { claimDueDeliveries, LOST_ATTEMPT_ERROR } from "../../src/store/webhook-deliveries.js";
 import { createServices } from "../../src/services.js";
 import { createCompany } from "../../src/store/companies.js";
 import { testConfig, testServices } from "../helpers/services.js";
@@ -189,14 +189,15 @@ describe("webhook dispatcher", () => {
     expect(d.last_error).toMatch(/DNS lookup failed|timed out|network error/);
   });
 
-  it("honours Retry-After on 429 and 503 instead of the schedule", async () => {
+  it("Retry-After on 429 and 503 lengthens the schedule but never shortens it", async () => {
     let n = 0;
     const r = await receiver({
       answer: () => {
         n += 1;
         if (n === 1) return { status: 429, headers: { "Retry-After": "7" } };
         if (n === 2) return { status: 503, headers: { "Retry-After": new Date(clock.ms + 90_000).toUTCString() } };
-        if (n === 3) return { status: 500, headers: { "Retry-After": "1" } };
+        if (n === 3) return { status: 429, headers: { "Retry-After": "3600" } };
+        if (n === 4) return { status: 500, headers: { "Retry-After": "86400" } };
         return { status: 204 };
       },
     });
@@ -204,19 +205,43 @@ describe("webhook dispatcher", () => {
     await accept("ra-1");
     const d = dispatcher();
     await d.drain();
-    expect((await delivery()).next_attempt_at).toBe(new Date(clock.ms + 7_000).toISOString());
-    clock.advance(7_000);
+    // 7 s asked, 30 s scheduled: the schedule is the floor.
+    expect((await delivery()).next_attempt_at).toBe(new Date(clock.ms + 30_000).toISOString());
+    clock.advance(30_000);
     await d.drain();
-    expect((await delivery()).next_attempt_at).toBe(new Date(clock.ms + 90_000).toISOString());
-    clock.advance(90_000);
+    // 90 s asked (as an HTTP date), 2 min scheduled.
+    expect((await delivery()).next_attempt_at).toBe(new Date(clock.ms + 120_000).toISOString());
+    clock.advance(120_000);
     await d.drain();
-    // Retry-After on a 500 is not a promise the receiver makes: the schedule (third gap, 10 min) applies.
-    expect((await delivery()).next_attempt_at).toBe(new Date(clock.ms + 600_000).toISOString());
-    clock.advance(600_000);
+    // 1 h asked, 10 min scheduled: the receiver gets the longer wait it asked for.
+    expect((await delivery()).next_attempt_at).toBe(new Date(clock.ms + 3_600_000).toISOString());
+    clock.advance(3_600_000);
+    await d.drain();
+    // Retry-After on a 500 is not a promise the receiver makes: the schedule (fourth gap, 1 h) applies.
+    expect((await delivery()).next_attempt_at).toBe(new Date(clock.ms + 3_600_000).toISOString());
+    clock.advance(3_600_000);
     await d.drain();
     const done = await delivery();
-    expect(done).toMatchObject({ status: "delivered", attempts: 4, response_status: 204 });
-    expect((await attempts(done.id)).map((a) => a.response_status)).toEqual([429, 503, 500, 204]);
+    expect(done).toMatchObject({ status: "delivered", attempts: 5, response_status: 204 });
+    expect((await attempts(done.id)).map((a) => a.response_status)).toEqual([429, 503, 429, 500, 204]);
+  });
+
+  it("a receiver answering 429 with Retry-After: 5 every time does not spend the retry sequence early", async () => {
+    const r = await receiver({ answer: () => ({ status: 429, headers: { "Retry-After": "5" } }) });
+    await endpoint(r.url);
+    await accept("ra-flood");
+    const d = dispatcher();
+    const started = clock.ms;
+    for (let i = 0; i < 20; i++) {
+      await d.drain();
+      const next = (await delivery()).next_attempt_at;
+      if (!next) break;
+      clock.advance(Date.parse(next) - clock.ms);
+    }
+    const done = await delivery();
+    expect(done).toMatchObject({ status: "failed", attempts: 9 });
+    // The full schedule (30 s + 2 min + … + 24 h, jitter pinned to 0) passed before the last attempt.
+    expect(clock.ms - started).toBe(RETRY_DELAYS_MS.reduce((a, b) => a + b, 0));
   });
 
   it("a 410 fails the delivery at once and disables the endpoint; others of the endpoint wait", async () => {
@@ -329,7 +354,7 @@ describe("webhook dispatcher", () => {
     await d.stop();
   });
 
-  it("takes over a delivery whose holder died once its lease runs out", async () => {
+  it("takes over a delivery whose holder died once its lease runs out; the lost send still counts", async () => {
     const r = await receiver();
     await endpoint(r.url);
     await accept("lease-1");
@@ -337,18 +362,45 @@ describe("webhook dispatcher", () => {
     await d.pass(); // fan-out only matters here; the attempt below is stolen first
     await d.idle();
     expect(r.received).toHaveLength(1);
-    // A second event claimed by a process that then crashed (it never records a result).
+    // A second event claimed by a process that then crashed (it may have sent, it never recorded a result).
     await accept("lease-2");
     const { fanOutBatch } = await import("../../src/events/fan-out.js");
     await fanOutBatch(s.store.db, clock.now());
     const stolen = await claimDueDeliveries(s.store.db, 1, clock.now().toISOString(), new Date(clock.ms + 60_000).toISOString(), "dead-process", 10);
     expect(stolen).toHaveLength(1);
+    // Written down before anything is sent: the attempt shows while it is in flight.
+    expect(await delivery(stolen[0].id)).toMatchObject({ attempts: 1 });
+    expect(await attempts(stolen[0].id)).toMatchObject([{ attempt: 1, in_flight: 1 }]);
     await d.drain();
     expect(r.received).toHaveLength(1);
     clock.advance(60_000);
     await d.drain();
     expect(r.received.map((x) => x.body.data.external_call_id)).toEqual(["lease-1", "lease-2"]);
-    expect(await delivery(stolen[0].id)).toMatchObject({ status: "delivered", attempts: 1, lease_token: null });
+    expect(await delivery(stolen[0].id)).toMatchObject({ status: "delivered", attempts: 2, retry_index: 1, lease_token: null });
+    expect(await attempts(stolen[0].id)).toMatchObject([
+      { attempt: 1, in_flight: 0, response_status: null, error: LOST_ATTEMPT_ERROR },
+      { attempt: 2, in_flight: 0, response_status: 200, error: null, trigger: "scheduled" },
+    ]);
+  });
+
+  it("a delivery whose last attempt of the sequence was lost ends failed without a tenth send", async () => {
+    const r = await receiver({ answer: () => ({ status: 500 }) });
+    await endpoint(r.url);
+    await accept("lost-last");
+    const d = dispatcher({ leaseMs: 60_000 });
+    for (let i = 0; i < 8; i++) {
+      await d.drain();
+      clock.advance(Date.parse((await delivery()).next_attempt_at!) - clock.ms);
+    }
+    expect(await delivery()).toMatchObject({ status: "retrying", attempts: 8 });
+    // The ninth attempt is claimed by a process that dies.
+    await claimDueDeliveries(s.store.db, 1, clock.now().toISOString(), new Date(clock.ms + 60_000).toISOString(), "dead-process", 10);
+    clock.advance(60_000);
+    await d.drain();
+    expect(r.received).toHaveLength(8);
+    const done = await delivery();
+    expect(done).toMatchObject({ status: "failed", attempts: 9, next_attempt_at: null, lease_token: null });
+    expect((await attempts(done.id)).map((a) => a.error)).toEqual([...Array(8).fill("receiver answered HTTP 500"), LOST_ATTEMPT_ERROR]);
   });
 
   it("stop() waits for attempts in flight and records them", async () => {

@@ -6,6 +6,8 @@ export interface AudioServer {
   url: string;
   /** Requests seen per path. */
   hits: Map<string, number>;
+  /** Headers of the last request. */
+  lastHeaders(): http.IncomingHttpHeaders | undefined;
   close(): Promise<void>;
 }
 
@@ -17,11 +19,23 @@ export interface AudioServer {
 export async function startAudioServer(audioFile: string, opts: { delayMs?: number } = {}): Promise<AudioServer> {
   const audio = fs.readFileSync(audioFile);
   const hits = new Map<string, number>();
+  let last: http.IncomingHttpHeaders | undefined;
   const server = http.createServer((req, res) => {
-    const p = new URL(req.url ?? "/", "http://x").pathname;
+    const u = new URL(req.url ?? "/", "http://x");
+    const p = u.pathname;
     hits.set(p, (hits.get(p) ?? 0) + 1);
+    last = req.headers;
     const send = () => {
-      if (p.startsWith("/audio/")) {
+      if (p.startsWith("/auth/")) {
+        // Basic auth: user "rec", password "s3cr:t@" (characters that must be percent-encoded in a URL).
+        const ok = req.headers.authorization === `Basic ${Buffer.from("rec:s3cr:t@").toString("base64")}`;
+        res.writeHead(ok ? 200 : 401, { "content-type": ok ? "audio/wav" : "text/plain" });
+        res.end(ok ? audio : "unauthorized");
+      } else if (p === "/to") {
+        // Redirects wherever ?u= says (a hop the download policy must check too).
+        res.writeHead(302, { location: u.searchParams.get("u") ?? "/" });
+        res.end();
+      } else if (p.startsWith("/audio/")) {
         res.writeHead(200, { "content-type": "audio/wav", "content-length": audio.length });
         res.end(audio);
       } else if (p === "/html") {
@@ -65,6 +79,7 @@ export async function startAudioServer(audioFile: string, opts: { delayMs?: numb
   return {
     url: `http://127.0.0.1:${port}`,
     hits,
+    lastHeaders: () => last,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();

@@ -17,8 +17,9 @@ export function ensureBinary(): string {
 }
 
 /** Runs the executable to completion. */
-export function runBinary(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(ensureBinary(), args, { cwd: opts.cwd, env: { ...cleanEnv(), ...opts.env }, encoding: "utf8", timeout: 120_000 });
+export function runBinary(args: string[], opts: { cwd?: string; env?: Record<string, string>; umask?: string } = {}): { code: number; stdout: string; stderr: string } {
+  const [cmd, argv] = withUmask(ensureBinary(), args, opts.umask);
+  const r = spawnSync(cmd, argv, { cwd: opts.cwd, env: { ...cleanEnv(), ...opts.env }, encoding: "utf8", timeout: 120_000 });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -31,8 +32,9 @@ export interface ServeProcess {
 }
 
 /** Starts `callreview serve --port 0` and resolves once it listens (the URL is read from its stderr). */
-export function startServeBinary(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<ServeProcess> {
-  const child = spawn(ensureBinary(), ["serve", "--port", "0", ...args], { cwd: opts.cwd, env: { ...cleanEnv(), ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
+export function startServeBinary(args: string[], opts: { cwd?: string; env?: Record<string, string>; umask?: string } = {}): Promise<ServeProcess> {
+  const [cmd, argv] = withUmask(ensureBinary(), ["serve", "--port", "0", ...args], opts.umask);
+  const child = spawn(cmd, argv, { cwd: opts.cwd, env: { ...cleanEnv(), ...opts.env }, stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -59,6 +61,12 @@ export function startServeBinary(args: string[], opts: { cwd?: string; env?: Rec
       reject(new Error(`serve exited with ${code} before listening:\n${err}`));
     });
   });
+}
+
+/** Runs the executable under the given umask (a shell sets it, then becomes the executable: same pid). */
+function withUmask(bin: string, args: string[], umask: string | undefined): [string, string[]] {
+  if (umask === undefined) return [bin, args];
+  return ["/bin/sh", ["-c", `umask ${umask} && exec "$0" "$@"`, bin, ...args]];
 }
 
 /** The executable must not depend on the caller's CALLREVIEW_* settings. */

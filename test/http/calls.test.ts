@@ -40,6 +40,7 @@ describe("POST /calls, GET /calls, GET /calls/{id}", () => {
       overall_score: null,
       outcome: null,
       failure_reason: null,
+      failure_detail: null,
       created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       report_url: null,
     });

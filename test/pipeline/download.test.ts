@@ -64,23 +64,33 @@ describe("recording_url download", () => {
     const e = await failure(`${server.url}/missing.wav`);
     expect(e.message).toMatch(/HTTP 404/);
     expect(e.retryable).toBe(true);
+    expect(e.detail).toBe("HTTP 404");
   });
 
   it("an HTML page is not audio: fails for good", async () => {
     const e = await failure(`${server.url}/html`);
     expect(e.message).toMatch(/not a supported audio type/);
     expect(e.retryable).toBe(false);
+    expect(e.detail).toBe("not audio");
   });
 
   it("no response headers in time: connect timeout, retryable", async () => {
     const e = await failure(`${server.url}/slow`);
     expect(e.message).toMatch(/no response .* within 300 ms/);
     expect(e.retryable).toBe(true);
+    expect(e.detail).toBe("timed out");
   });
 
   it("a body that stalls hits the total timeout, retryable", async () => {
     const e = await failure(`${server.url}/slow-body`);
     expect(e.message).toMatch(/timed out after 1500 ms/);
+    expect(e.retryable).toBe(true);
+    expect(e.detail).toBe("timed out");
+  });
+
+  it("a body that stalls hits the idle timeout long before the total one, retryable", async () => {
+    const e = await failure(`${server.url}/slow-body`, { idleTimeoutMs: 200, totalTimeoutMs: 600_000 });
+    expect(e.message).toMatch(/no data for 200 ms \(server stalled\)/);
     expect(e.retryable).toBe(true);
   });
 
@@ -88,6 +98,7 @@ describe("recording_url download", () => {
     const e = await failure(`${server.url}/big`, { maxBytes: 2 * 1024 * 1024 });
     expect(e.message).toMatch(/larger than the limit/);
     expect(e.retryable).toBe(false);
+    expect(e.detail).toBe("too large");
   });
 
   it("only http and https", async () => {
@@ -118,7 +129,10 @@ describe("download inside the pipeline", () => {
       expect(results).toEqual(["retry", "retry", "retry", "retry", "failed"]);
       expect(server.hits.get("/gone.wav")).toBe(5);
       const row = await s.store.db.selectFrom("calls").selectAll().where("id", "=", call.id).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ processing_status: "failed", failure_reason: "download_failed", report_status: "pending" });
+      expect(row).toMatchObject({ processing_status: "failed", failure_reason: "download_failed", failure_detail: "HTTP 404", report_status: "pending" });
+      // The client sees the detail in the Call resource of the call.failed event too.
+      const failed = await s.store.db.selectFrom("events").selectAll().where("call_id", "=", call.id).where("type", "=", "call.failed").executeTakeFirstOrThrow();
+      expect(JSON.parse(failed.payload).data).toMatchObject({ failure_reason: "download_failed", failure_detail: "HTTP 404", call: { failure_reason: "download_failed", failure_detail: "HTTP 404" } });
       const job = await s.store.db.selectFrom("jobs").selectAll().where("call_id", "=", call.id).executeTakeFirstOrThrow();
       expect(job.last_error).toMatch(/HTTP 404/);
     } finally {

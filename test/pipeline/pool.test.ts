@@ -6,6 +6,7 @@ import { startWorkers } from "../../src/pipeline/pool.js";
 import type { Analyzer, Transcriber } from "../../src/pipeline/ports.js";
 import type { PipelineParts } from "../../src/pipeline/select.js";
 import { runOnce } from "../../src/pipeline/worker.js";
+import { setQueuePipeline } from "../../src/queue/job-pipeline.js";
 import { latestTranscriptRow } from "../../src/store/transcripts.js";
 import { fixture } from "../helpers/fixtures.js";
 import { servicesWithCompany, testServices } from "../helpers/services.js";
@@ -58,6 +59,8 @@ describe("worker pool and progress", () => {
 
   it("the worker records the transcriber's progress on the job and stores the transcript with the transition", async () => {
     const audio = await storeAudioFile(s.dir, fixture("jfk.wav"), { maxBytes: 1 << 30 });
+    // The job must ask for the live pipeline, as a live process would queue it.
+    setQueuePipeline(s.store.db, "live");
     const { call } = await acceptCall(s.store.db, { companyId, intake: "upload", fields: {}, audio: { sha256: audio.sha256, format: audio.format, bytes: audio.bytes } });
     const seen: Array<{ stage: string | null; progress: number | null }> = [];
     const transcriber: Transcriber = {

@@ -4,6 +4,7 @@ import { StageError, type Analyzer, type Transcriber } from "../../src/pipeline/
 import { placeholderAnalyzer } from "../../src/pipeline/analyzers/placeholder.js";
 import { selectPipeline, type PipelineParts } from "../../src/pipeline/select.js";
 import { runOnce } from "../../src/pipeline/worker.js";
+import { setQueuePipeline } from "../../src/queue/job-pipeline.js";
 import { reprocessCall } from "../../src/intake/reprocess.js";
 import { placeholderReport } from "../../src/pipeline/analyzers/placeholder.js";
 import { createCompany } from "../../src/store/companies.js";
@@ -69,6 +70,8 @@ describe("worker: stages, transitions and their events", () => {
     const analyzer: Analyzer = placeholderAnalyzer;
     const transcriber: Transcriber = { name: "unused", transcribe: async () => { throw new Error("must not be called"); } };
     const parts: PipelineParts = { mode: "live", transcriber, analyzer, transcriptAnalyzer: () => analyzer };
+    // The job must ask for the live pipeline, as a live process would queue it.
+    setQueuePipeline(s.store.db, "live");
     const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: {} });
     const outcomes = await drain(s, parts);
     expect(outcomes).toEqual([{ jobId: expect.any(Number), callId: call.id, result: "failed", reason: "no_audio" }]);

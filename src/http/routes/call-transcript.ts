@@ -1,5 +1,4 @@
 import { z, type OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { every } from "hono/combine";
 import { toCallResource } from "../../calls/resource.js";
 import { AppError } from "../../errors.js";
@@ -7,6 +6,8 @@ import { formatOfContentType, parseTranscript, TRANSCRIPT_FORMATS } from "../../
 import { importCallTranscript } from "../../transcripts/import-call-transcript.js";
 import { guard } from "../auth.js";
 import type { AppEnv } from "../env.js";
+import { readBodyText } from "../json-body.js";
+import { checkJsonDepth, checkJsonValue } from "../json-limits.js";
 import { fieldErrors } from "../validation.js";
 
 const MAX_TEXT_BYTES = 5 * 1024 * 1024;
@@ -60,12 +61,13 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     },
     responses: {
       202: { description: "Transcript stored, analysis queued", content: { "application/json": { schema: ImportedSchema } } },
+      400: { description: "`invalid_json`: invalid UTF-8 in any format, or unparseable JSON; `bad_request`: the body was cut off", content: { "application/json": { schema: ErrorSchema } } },
       401: { description: "Missing or invalid API key", content: { "application/json": { schema: ErrorSchema } } },
       403: { description: "Key lacks calls:write", content: { "application/json": { schema: ErrorSchema } } },
       404: { description: "No such call for this company", content: { "application/json": { schema: ErrorSchema } } },
       409: { description: "`conflict`: the call is being transcribed or analysed right now", content: { "application/json": { schema: ErrorSchema } } },
       413: { description: "Body too large (JSON 1 MiB, VTT/SRT 5 MiB)", content: { "application/json": { schema: ErrorSchema } } },
-      422: { description: "`validation_failed` (bad timestamps, end before start, cues out of order, empty text, unknown format; `errors.transcript` names each cue and line) or `empty_payload`", content: { "application/json": { schema: ErrorSchema } } },
+      422: { description: "`validation_failed` (JSON nested deeper than 32 levels or with over 10,000 keys, bad timestamps, end before start, cues out of order, empty text, unknown format; `errors.transcript` names each cue and line) or `empty_payload`", content: { "application/json": { schema: ErrorSchema } } },
     },
   });
 
@@ -73,26 +75,28 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     "/calls/:id/transcript",
     // The whole guard chain as one middleware, whatever it grows to hold.
     every(...guard("calls:write")),
-    bodyLimit({ maxSize: MAX_TEXT_BYTES, onError: () => { throw new AppError("payload_too_large", `transcript bodies are limited to ${MAX_TEXT_BYTES / 1024 / 1024} MiB`); } }),
     async (c) => {
       const services = c.get("services");
       const idText = c.req.param("id");
       const callId = /^\d{1,15}$/.test(idText) ? Number(idText) : NaN;
       if (!Number.isSafeInteger(callId) || callId < 1) throw new AppError("not_found", `call ${idText} not found`);
 
-      const body = await c.req.text();
+      // Strict UTF-8 like the JSON routes: a lenient decode would put U+FFFD into the stored transcript.
+      const body = await readBodyText(c, MAX_TEXT_BYTES, "transcript body");
       if (!body.trim()) throw new AppError("empty_payload", "the request body is empty: send a WebVTT, SRT or JSON transcript");
       const contentType = c.req.header("content-type");
       const format = formatOfContentType(contentType);
       let transcript;
       if (format === "json") {
         if (Buffer.byteLength(body) > MAX_JSON_BYTES) throw new AppError("payload_too_large", "JSON bodies are limited to 1 MiB");
+        checkJsonDepth(body);
         let value: unknown;
         try {
           value = JSON.parse(body);
         } catch (e) {
           throw new AppError("invalid_json", `the body is not valid JSON: ${(e as Error).message}`);
         }
+        checkJsonValue(value);
         if (value && typeof value === "object" && "format" in value) {
           const env = EnvelopeSchema.safeParse(value);
           if (!env.success) throw new AppError("validation_failed", "request validation failed", { errors: fieldErrors(env.error) });

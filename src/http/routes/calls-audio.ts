@@ -7,8 +7,8 @@ import { getCompanyCall } from "../../store/calls.js";
 import { guard } from "../auth.js";
 import { parseCallId } from "../call-id.js";
 import type { AppEnv } from "../env.js";
-import { receiveAudioUpload } from "../multipart.js";
-import { AUTH_ERRORS, CallIdParams, CallSchema, ErrorSchema, NOT_FOUND, SECURITY, jsonContent, withRateHeaders } from "../schemas/common.js";
+import { assertUtf8Fields, receiveAudioUpload } from "../multipart.js";
+import { AUTH_ERRORS, MULTIPART_400, CallIdParams, CallSchema, ErrorSchema, NOT_FOUND, SECURITY, jsonContent, withRateHeaders } from "../schemas/common.js";
 import { AUDIO_FORM_SCHEMA } from "../schemas/upload.js";
 
 export const attachAudioRoute = createRoute({
@@ -24,6 +24,7 @@ export const attachAudioRoute = createRoute({
   responses: {
     200: withRateHeaders(jsonContent(CallSchema, "The call, now with audio and queued.")),
     409: jsonContent(ErrorSchema, "The call is being processed (`conflict`, with `status`)."),
+    ...MULTIPART_400,
     415: jsonContent(ErrorSchema, "Not multipart/form-data (`unsupported_media_type`)."),
     422: jsonContent(ErrorSchema, "`no_file` or `invalid_file` (the message says why)."),
     ...NOT_FOUND,
@@ -40,6 +41,7 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     if (!(await getCompanyCall(s.store.db, companyId, id))) throw new AppError("not_found", `call ${id} not found`);
     const upload = await receiveAudioUpload(c, s);
     try {
+      assertUtf8Fields(upload);
       if (!upload.audio) throw new AppError("no_file", "the request has no `file` part");
       const unknown = Object.keys(upload.fields);
       if (unknown.length > 0) {

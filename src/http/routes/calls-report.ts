@@ -1,5 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { AppError } from "../../errors.js";
+import { audit } from "../../lifecycle/audit.js";
+import { actorOf } from "../audit-actor.js";
 import { getCompanyCall } from "../../store/calls.js";
 import { latestReport } from "../../store/reports.js";
 import { guard } from "../auth.js";
@@ -37,6 +39,7 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     if (!row) {
       throw new AppError("report_not_ready", `the report of call ${id} is not ready yet (${call.processing_status})`, { extra: { status: call.processing_status } });
     }
+    await audit(db, actorOf(c), "report.read", { companyId: call.company_id, callId: id, detail: { version: row.version } }, c.get("services").clock.now());
     return c.json({ call_id: id, report: JSON.parse(row.report) }, 200);
   });
 }

@@ -1,5 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { AppError } from "../../errors.js";
+import { audit } from "../../lifecycle/audit.js";
+import { actorOf } from "../audit-actor.js";
 import { getCompanyCall } from "../../store/calls.js";
 import { latestTranscriptRow, toTranscript } from "../../store/transcripts.js";
 import { guard } from "../auth.js";
@@ -69,6 +71,7 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
       throw new AppError("report_not_ready", `call ${id} has no transcript yet (${call.processing_status})`, { extra: { status: call.processing_status } });
     }
     const t = toTranscript(row);
+    await audit(db, actorOf(c), "transcript.read", { companyId: call.company_id, callId: id }, c.get("services").clock.now());
     return c.json({ call_id: id, segments: t.segments, metrics: t.metrics, language: t.language, model: t.model }, 200);
   });
 }

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../env.js";
 import { register as attachAudio } from "./calls-audio.js";
 import { register as createCall } from "./calls-create.js";
+import { register as deleteCall } from "./calls-delete.js";
 import { register as getCall } from "./calls-get.js";
 import { register as listCalls } from "./calls-list.js";
 import { register as getReport } from "./calls-report.js";
@@ -26,6 +27,7 @@ const ROUTES: Array<(v1: OpenAPIHono<AppEnv>) => void> = [
   uploads,
   webhookEvents,
   callTranscript,
+  deleteCall,
 ];
 
 export function registerV1Routes(v1: OpenAPIHono<AppEnv>): void {

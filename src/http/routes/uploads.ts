@@ -5,8 +5,8 @@ import { acceptCall } from "../../intake/accept-call.js";
 import { discardAudioIfUnused } from "../../intake/discard-audio.js";
 import { guard } from "../auth.js";
 import type { AppEnv } from "../env.js";
-import { receiveAudioUpload } from "../multipart.js";
-import { AUTH_ERRORS, ErrorSchema, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
+import { assertUtf8Fields, receiveAudioUpload } from "../multipart.js";
+import { AUTH_ERRORS, MULTIPART_400, ErrorSchema, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
 import { UPLOAD_FORM_SCHEMA, UploadFieldsSchema } from "../schemas/upload.js";
 import { validationError } from "../validation.js";
 
@@ -26,6 +26,7 @@ export const uploadRoute = createRoute({
   request: { body: { required: true, content: { "multipart/form-data": { schema: UPLOAD_FORM_SCHEMA } } } },
   responses: {
     201: withRateHeaders(jsonContent(UploadAcceptedSchema, "Call created from the upload (`status: received`).")),
+    ...MULTIPART_400,
     415: jsonContent(ErrorSchema, "Not multipart/form-data (`unsupported_media_type`)."),
     422: jsonContent(
       z.union([ErrorSchema, ValidationErrorSchema]),
@@ -40,6 +41,7 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     const s = c.get("services");
     const upload = await receiveAudioUpload(c, s);
     try {
+      assertUtf8Fields(upload);
       if (!upload.audio) throw new AppError("no_file", "the request has no `file` part");
       const parsed = UploadFieldsSchema.safeParse(upload.fields);
       if (!parsed.success) throw validationError(parsed.error);

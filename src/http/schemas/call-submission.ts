@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { METADATA_TOO_LARGE, metadataFits } from "../../intake/metadata-size.js";
 
 /**
  * CallSubmission (spec 2.1). Strict: an unknown top-level field is a 422, not
@@ -30,7 +31,8 @@ export const Metadata = z
   .looseObject({
     high_value_opportunity: z.boolean("must be a boolean").optional(),
   })
-  .openapi({ description: "Free-form object. `high_value_opportunity: true` flags the call for priority processing and manager review." });
+  .refine(metadataFits, METADATA_TOO_LARGE)
+  .openapi({ description: "Free-form object, at most 64 KiB as JSON. `high_value_opportunity: true` flags the call for priority processing and manager review." });
 
 export const CallSubmissionSchema = z
   .strictObject({

@@ -36,6 +36,11 @@ export const CallSchema = z
     overall_score: z.number().int().min(0).max(100).nullable(),
     outcome: z.string().nullable(),
     failure_reason: z.string().nullable().openapi({ description: "Why processing failed (e.g. no_audio, download_failed); null otherwise." }),
+    failure_detail: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: "A short detail next to failure_reason, e.g. `HTTP 404`, `timed out`, `blocked by download policy`, `too large`, `not audio`; null when there is none.", example: "HTTP 404" }),
     created_at: z.string().openapi({ format: "date-time" }),
     report_url: z.string().nullable().openapi({ description: "`/api/v1/calls/<call_id>/report` once report_status is ready, else null." }),
   })
@@ -76,6 +81,9 @@ export function withRateHeaders<T extends { description: string; content?: unkno
   return { ...r, headers: rateHeaders };
 }
 
+/** A multipart text part that is not UTF-8, or an upload cut off by the client. */
+export const MULTIPART_400 = { 400: json(ErrorSchema, "A text part that is not valid UTF-8 (`invalid_json`), or an upload cut off by the client (`bad_request`).") };
+
 /** Error answers every authenticated route can give. */
 export const AUTH_ERRORS = {
   401: json(ErrorSchema, "Missing, malformed, unknown, expired or revoked API key (`unauthorized`)."),
@@ -90,7 +98,7 @@ export const AUTH_ERRORS = {
 export const NOT_FOUND = { 404: json(ErrorSchema, "No such call for this company (`not_found`); also for a non-integer id.") };
 
 export const JSON_BODY_ERRORS = {
-  400: json(ErrorSchema, "Unparseable JSON body (`invalid_json`)."),
+  400: json(ErrorSchema, "Unparseable JSON or invalid UTF-8 (`invalid_json`); a body cut off or a conflicting Content-Length (`bad_request`)."),
   413: json(ErrorSchema, "JSON body over 1 MiB (`payload_too_large`)."),
   415: json(ErrorSchema, "Content-Type is not application/json (`unsupported_media_type`)."),
 };

@@ -11,6 +11,7 @@ import { StageError, type SpeakerRole, type TalkMetrics as TalkMetricsResult, ty
 import { assembleBatch, planBatches, toCallTime } from "../speech-batches.js";
 import { unionSpans, type Span } from "../speech-spans.js";
 import { computeTalkMetrics } from "../talk-metrics.js";
+import { PRIVATE_DIR_MODE } from "../../store/private-files.js";
 import { defaultThreads, ModelLoadError, VadEngine, WhisperEngine } from "./whisper-native.js";
 
 /** Audio per VAD call: 10 min of 16-bit mono is ~19 MiB. */
@@ -60,7 +61,7 @@ export class WhisperTranscriber implements Transcriber {
   }
 
   async transcribe(input: TranscribeInput): Promise<Transcript> {
-    fs.mkdirSync(this.opts.workRoot, { recursive: true });
+    fs.mkdirSync(this.opts.workRoot, { recursive: true, mode: PRIVATE_DIR_MODE });
     const workDir = fs.mkdtempSync(path.join(this.opts.workRoot, `call-${input.call.id}-`));
     const progress = progressReporter(input.onProgress);
     try {
@@ -82,7 +83,7 @@ export class WhisperTranscriber implements Transcriber {
    */
   async measureTalk(input: Pick<TranscribeInput, "audioPath" | "company" | "call" | "signal">): Promise<{ metrics: TalkMetricsResult; speakers: SpeakerRole[] }> {
     if (!this.vad) throw new StageError("no_vad_model", "talk metrics need a VAD model in the models dir");
-    fs.mkdirSync(this.opts.workRoot, { recursive: true });
+    fs.mkdirSync(this.opts.workRoot, { recursive: true, mode: PRIVATE_DIR_MODE });
     const workDir = fs.mkdtempSync(path.join(this.opts.workRoot, `talk-${input.call.id}-`));
     try {
       const audio = await openCallAudio(input.audioPath, { workDir, ffmpegPath: this.opts.ffmpegPath, signal: input.signal });

@@ -6,6 +6,9 @@ import { m004_call_history } from "./004_call_history.js";
 import { m005_transcripts } from "./005_transcripts.js";
 import { m006_pipeline } from "./006_pipeline.js";
 import { m007_webhooks } from "./007_webhooks.js";
+import { m008_job_pipeline } from "./008_job_pipeline.js";
+import { m009_egress } from "./009_egress.js";
+import { m010_lifecycle } from "./010_lifecycle.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -19,4 +22,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "005_transcripts": m005_transcripts,
   "006_pipeline": m006_pipeline,
   "007_webhooks": m007_webhooks,
+  "008_job_pipeline": m008_job_pipeline,
+  "009_egress": m009_egress,
+  "010_lifecycle": m010_lifecycle,
 };

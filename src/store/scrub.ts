@@ -1,0 +1,22 @@
+import { sql } from "kysely";
+import type { Db } from "./db.js";
+
+/**
+ * SQLite-only, kept here behind one function: after an erasure, the deleted
+ * content must leave the files too. The driver turns `secure_delete` on for
+ * every connection, so freed cells and pages are already zeroed in the
+ * database; what remains is the old page images in the write-ahead log. A
+ * TRUNCATE checkpoint copies the zeroed pages into the database and cuts the
+ * log to zero bytes. It waits (busy_timeout) for readers of older snapshots;
+ * if one still holds on, it is retried a few times. Returns whether the log
+ * was emptied.
+ */
+export async function scrubWriteAheadLog(db: Db, attempts = 5): Promise<boolean> {
+  for (let i = 0; i < attempts; i++) {
+    const r = await sql<{ busy: number; log: number; checkpointed: number }>`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+    const row = r.rows[0];
+    if (row && Number(row.busy) === 0) return true;
+    await new Promise((resolve) => setTimeout(resolve, 100 * (i + 1)));
+  }
+  return false;
+}
