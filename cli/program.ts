@@ -15,6 +15,7 @@ import { backupCommand } from "./commands/backup.js";
 import { retentionCommand } from "./commands/retention.js";
 import { reportCommand } from "./commands/report.js";
 import { webhookCommand } from "./commands/webhook.js";
+import { trackersCommand } from "./commands/trackers.js";
 import type { CliContext } from "./context.js";
 import { processIo, type Io } from "./io.js";
 
@@ -45,6 +46,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   webhookCommand(program, ctx);
   deliveriesCommand(program, ctx);
   analyzeCommand(program, ctx);
+  trackersCommand(program, ctx);
 
   // Subcommands inherit the I/O and error handling.
   for (const c of allCommands(program)) {

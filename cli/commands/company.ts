@@ -13,6 +13,11 @@ function parseThreshold(v: string): number {
   return Number(v);
 }
 
+function parseWindow(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 3600) throw new Error(`invalid --disclosure-window "${v}" (expected whole seconds from 1 to 3600)`);
+  return Number(v);
+}
+
 function line(c: Company): string {
   return `${c.id}\t${c.name}\tlow-score-threshold=${c.low_score_threshold}\tcreated ${c.created_at}`;
 }
@@ -50,7 +55,8 @@ export function companyCommand(program: Command, ctx: CliContext): void {
     .option("--name <name>", "new name")
     .option("--low-score-threshold <n>", "overall score below which call.low_score_detected fires")
     .option("--rep-channel <left|right>", "stereo channel that carries the rep")
-    .option("--trackers <file>", "JSON file of phrase trackers overriding the built-in ones (docs/analyzers.md)")
+    .option("--trackers <file>", "JSON file of trackers (examples, patterns) added to or replacing the built-in ones (docs/analyzers.md)")
+    .option("--disclosure-window <seconds>", "the rep must disclose the recording within this many seconds of the start (default 30)")
     .option("--clear-trackers", "go back to the built-in trackers")
     .option("--redact <kinds>", "redact from transcripts before storing: none or card,ssn,account,email,phone (default card; docs/lifecycle.md)")
     .option("--redact-audio <on|off>", "also silence, in stored audio, the transcript segments that held redacted numbers")
@@ -58,7 +64,7 @@ export function companyCommand(program: Command, ctx: CliContext): void {
     .option("--retain-transcripts-days <n>", "delete transcripts older than n days; call and report stay (0/off: keep)")
     .option("--retain-calls-days <n>", "erase whole calls older than n days (0/off: keep)")
     .option("--json", "print the company as JSON")
-    .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; trackers?: string; clearTrackers?: boolean; json?: boolean } & LifecycleOptions, cmd: Command) => {
+    .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; trackers?: string; clearTrackers?: boolean; disclosureWindow?: string; json?: boolean } & LifecycleOptions, cmd: Command) => {
       const id = parseId(idArg, "company id");
       const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
       if (opts.repChannel !== undefined && opts.repChannel !== "left" && opts.repChannel !== "right") {
@@ -66,12 +72,14 @@ export function companyCommand(program: Command, ctx: CliContext): void {
       }
       if (opts.name !== undefined && !opts.name.trim()) throw new Error("company name must not be empty");
       const trackers = opts.trackers !== undefined ? readTrackers(opts.trackers) : undefined;
+      const window = opts.disclosureWindow !== undefined ? parseWindow(opts.disclosureWindow) : undefined;
       const lifecycle = parseLifecycleOptions(opts);
       const updated = await withServices(cmd, ctx, async (s) => {
         const current = await getCompany(s.store.db, id);
         if (!current) throw new AppError("not_found", `company ${id} not found`);
         let settings: CompanySettings | undefined = opts.repChannel ? { ...current.settings, rep_channel: opts.repChannel as "left" | "right" } : undefined;
         if (trackers) settings = { ...(settings ?? current.settings), trackers };
+        if (window !== undefined) settings = { ...(settings ?? current.settings), disclosure_window_seconds: window };
         if (opts.clearTrackers) {
           const { trackers: _dropped, ...rest } = settings ?? current.settings;
           settings = rest;

@@ -8,6 +8,8 @@ export const DEFAULT_LOW_SCORE_THRESHOLD = 60;
 export interface CompanySettings {
   /** Which stereo channel carries the rep (dual-channel dialers record rep and customer apart). */
   rep_channel?: "left" | "right";
+  /** Seconds from the start of a call within which the rep must disclose the recording (default 30). */
+  disclosure_window_seconds?: number;
   [key: string]: unknown;
 }
 

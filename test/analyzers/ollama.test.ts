@@ -58,8 +58,8 @@ describe("ollama analyzer against a fake Ollama server", () => {
     expect(body.format).toEqual(reportJsonSchema());
     expect(body.options).toEqual({ num_ctx: 8192, temperature: 0, seed: 42 });
     expect(body.stream).toBe(false);
-    expect(body.messages[1].content).toContain("Phrase tracker hits:");
-    expect(body.messages[1].content).toContain("objection/price at");
+    expect(body.messages[1].content).toContain("Tracker hits (pattern, or classifier probability p):");
+    expect(body.messages[1].content).toMatch(/objection\/price at \d\d:\d\d \(customer, (pattern|p=[0-9.]+)\)/);
 
     expect(ReportSchema.safeParse(r).success).toBe(true);
     expect(r.call_outcome).toBe("closed_won");
@@ -73,6 +73,10 @@ describe("ollama analyzer against a fake Ollama server", () => {
     const seg = scriptedCall("good_won").transcript.segments.find((s) => s.text.startsWith("Alright, let's do it"))!;
     expect(real.t).toBe(seg.t_start);
     expect(r.compliance_alerts.map((a) => a.type)).not.toContain("invented_claim");
+    // The model's unquoted objection and signal are dropped; the trackers' quoted ones stand in.
+    expect(r.objections.map((o) => o.objection)).not.toContain("Price felt high");
+    expect(r.objections.some((o) => o.objection.startsWith("price at") && o.objection.includes("more than I had in mind"))).toBe(true);
+    expect(r.buying_signals.map((s) => s.signal)).not.toContain("Asked how long setup takes");
   });
 
   it("keeps the trackers' compliance alerts even when the model reports none", async () => {

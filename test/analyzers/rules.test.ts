@@ -8,7 +8,12 @@ import type { Transcript } from "../../src/pipeline/ports.js";
 import { ReportSchema } from "../../src/report/schema.js";
 import type { Company } from "../../src/store/companies.js";
 import { CALLS, scriptedCall } from "../eval/calls.js";
-import { detections } from "../eval/detections.js";
+import { detections, prf } from "../eval/detections.js";
+import { loadSplit } from "../eval/corpus.js";
+import { groupTally, scoreCorpus } from "../eval/score-corpus.js";
+
+/** Dev figures, a little under what `npm run eval` prints today, so a change that loses ground fails. */
+const DEV_FLOORS = { objectionPrecision: 0.82, objectionRecall: 0.78, signalPrecision: 0.85, signalRecall: 0.88, breachRecall: 0.95, disclosure: 0.95, outcome: 0.8, nextStep: 0.85 };
 import { EVAL_COMPANY, evalCall } from "../eval/run.js";
 import { timed } from "../eval/script.js";
 import { cli, json } from "../helpers/cli.js";
@@ -18,17 +23,32 @@ const rules = new RulesAnalyzer();
 const analyze = (transcript: Transcript | null, company: Company = EVAL_COMPANY, metadata = "{}") =>
   rules.analyze({ call: { ...evalCall(1), metadata } as never, company, transcript });
 
-describe("rules analyzer on the scripted calls", () => {
+describe("rules analyzer on the labelled dev corpus", () => {
+  // A regression guard on the split the trackers were tuned on (figures printed by `npm run eval`);
+  // the issue's floors are asserted on the held-out test split in test/eval/floors.test.ts.
+  it("stays at or above the dev figures it reached", async () => {
+    const f = await scoreCorpus(loadSplit("dev"));
+    expect(f.calls).toBeGreaterThanOrEqual(30);
+    const objections = prf(groupTally(f.callLevel, "objection:"));
+    const signals = prf(groupTally(f.callLevel, "signal:"));
+    expect(objections.precision).toBeGreaterThanOrEqual(DEV_FLOORS.objectionPrecision);
+    expect(objections.recall).toBeGreaterThanOrEqual(DEV_FLOORS.objectionRecall);
+    expect(signals.precision).toBeGreaterThanOrEqual(DEV_FLOORS.signalPrecision);
+    expect(signals.recall).toBeGreaterThanOrEqual(DEV_FLOORS.signalRecall);
+    expect(f.breachRecall.found / f.breachRecall.expected).toBeGreaterThanOrEqual(DEV_FLOORS.breachRecall);
+    expect(f.cleanFalseAlarms).toBe(0);
+    expect(f.disclosureRight / f.calls).toBeGreaterThanOrEqual(DEV_FLOORS.disclosure);
+    expect(f.outcomeRight / f.calls).toBeGreaterThanOrEqual(DEV_FLOORS.outcome);
+    expect(f.nextStepRight / f.calls).toBeGreaterThanOrEqual(DEV_FLOORS.nextStep);
+  });
+});
+
+describe("rules analyzer on the older scripted calls", () => {
   for (const c of CALLS) {
-    it(`${c.id}: detects exactly what the script holds`, async () => {
+    it(`${c.id}: a schema-valid report with exactly the compliance alerts the script holds`, async () => {
       const r = await analyze(c.transcript);
       expect(ReportSchema.safeParse(r).success).toBe(true);
-      const d = detections(r);
-      expect(d.objections).toEqual([...c.expected.objections].sort());
-      expect(d.buying_signals).toEqual([...c.expected.buying_signals].sort());
-      expect(d.compliance).toEqual([...c.expected.compliance].sort());
-      expect(d.next_steps).toBe(c.expected.next_steps);
-      expect(d.outcome).toBe(c.expected.outcome);
+      expect(detections(r).compliance).toEqual([...c.expected.compliance].sort());
     });
   }
 
@@ -108,6 +128,27 @@ describe("rules analyzer on the scripted calls", () => {
     expect(late.compliance_alerts[0].detail).toContain("this call is being recorded");
   });
 
+  it("reads the outcome and the next step from the conversation", async () => {
+    const ending = (last: [string, string][]) =>
+      timed([
+        ["R", "Hi Jo, quick heads up, this call is recorded. How are you handling the rota today?"],
+        ["C", "Spreadsheets, mostly."],
+        ["R", "Could we do a demo with your manager next Tuesday at two?"],
+        ...(last as [("R" | "C"), string][]),
+      ]);
+    const declined = await analyze(ending([["C", "No thanks, we're all set. Please take me off your list."]]));
+    expect(declined.call_outcome).toBe("closed_lost");
+    expect(declined.score_breakdown.next_steps).toBeLessThanOrEqual(3);
+    const accepted = await analyze(ending([["C", "Tuesday at two works, I'll bring her along."]]));
+    expect(accepted.call_outcome).toBe("follow_up_scheduled");
+    expect(accepted.score_breakdown.next_steps).toBeGreaterThanOrEqual(9);
+    const hedged = await analyze(ending([["C", "I don't know her schedule. I'll have her call you if she's interested."]]));
+    expect(hedged.call_outcome).toBe("no_decision");
+    expect(hedged.score_breakdown.next_steps).toBe(3);
+    const won = await analyze(ending([["C", "Honestly, skip the demo. Send me the contract and I'll sign it today."]]));
+    expect(won.call_outcome).toBe("closed_won");
+  });
+
   it("ignores negated claims: a careful advisor raises no alert", async () => {
     const t = timed([
       ["R", "Hi, this call is being recorded. I can't guarantee any return on this fund."],
@@ -121,16 +162,31 @@ describe("rules analyzer on the scripted calls", () => {
 describe("company tracker overrides", () => {
   const override = (text: string): Company => ({ ...EVAL_COMPANY, settings: { trackers: parseTrackerFile(text) } });
 
-  it("a company tracker changes the result", async () => {
+  it("a company tracker changes the result: by pattern, and by examples alone (a classifier trained for it)", async () => {
     const t = timed([
       ["R", "Hi, this call is being recorded. What are you using today?"],
-      ["C", "We run everything on Acme Dialer at the moment."],
+      ["C", "Fine. Before anything, the works council has to agree to any new monitoring tool."],
+      ["R", "Understood. And honestly, you can write the whole subscription off on your taxes."],
     ]);
-    expect(detections(await analyze(t)).objections).toEqual([]);
-    const company = override(JSON.stringify({ trackers: [{ id: "competitor_acme", category: "objection", type: "competitor", speaker: "customer", phrases: ["acme dialer*"] }] }));
+    const before = await analyze(t);
+    expect(before.compliance_alerts.map((a) => a.type)).not.toContain("tax_advice");
+    expect(detections(before).objections).not.toContain("works_council");
+    const company = override(
+      JSON.stringify({
+        trackers: [
+          { id: "claim_tax", category: "prohibited_claim", type: "tax_advice", speaker: "rep", severity: "high", patterns: ["write NEAR/4 off NEAR/6 tax*"] },
+          {
+            id: "objection_works_council", category: "objection", type: "works_council", speaker: "customer",
+            examples: ["The works council will have to sign off on this.", "Our works council needs to approve anything that tracks staff.", "Anything like this goes to the works council first.", "We'd need the works council on board before a pilot.", "The employee council has a say in monitoring tools."],
+          },
+        ],
+      }),
+    );
     const r = await analyze(t, company);
-    expect(detections(r).objections).toEqual(["competitor"]);
-    expect(r.objections[0].objection).toContain("We run everything on Acme Dialer");
+    const alert = r.compliance_alerts.find((a) => a.type === "tax_advice");
+    expect(alert?.detail).toContain("you can write the whole subscription off on your taxes");
+    const objection = r.objections.find((o) => o.objection.startsWith("works_council"));
+    expect(objection?.objection).toContain("the works council has to agree to any new monitoring tool");
   });
 
   it("disabling a built-in removes its alerts", async () => {
@@ -151,7 +207,7 @@ describe("company tracker overrides", () => {
     }
     expect(() => parseTrackerFile('{\n  "trackers": [\n    {"id": "a" "category": "objection"}\n  ]\n}', "t.json")).toThrow(/t\.json line 3: invalid JSON/);
     expect(() => parseTrackerFile('{\n  "disable": [\n    "no_such_tracker"\n  ]\n}', "t.json")).toThrow(/line 3: disable\.0: "no_such_tracker" is not a built-in tracker/);
-    expect(() => parseTrackerFile('{"trackers": [{"id": "a", "category": "objection", "type": "price", "phrases": ["..."]}]}', "t.json")).toThrow(/line 1: trackers\.0\.phrases\.0: phrase "\.\.\." has no words/);
+    expect(() => parseTrackerFile('{"trackers": [{"id": "a", "category": "objection", "type": "price", "phrases": ["..."]}]}', "t.json")).toThrow(/line 1: trackers\.0\.phrases\.0: pattern has no words/);
   });
 
   it("callreview company update --trackers stores a valid file and refuses a bad one", async () => {
@@ -162,13 +218,13 @@ describe("company tracker overrides", () => {
       fs.writeFileSync(good, JSON.stringify({ trackers: [{ id: "competitor_acme", category: "objection", type: "competitor", phrases: ["acme"] }] }, null, 2));
       const ok = await cli(["--data-dir", dir, "company", "update", "1", "--trackers", good, "--json"]);
       expect(ok.code).toBe(0);
-      expect(json(ok.stdout).settings.trackers.trackers[0]).toMatchObject({ id: "competitor_acme", speaker: "any" });
+      expect(json(ok.stdout).settings.trackers.trackers[0]).toMatchObject({ id: "competitor_acme", speaker: "either", patterns: [] });
 
       const bad = path.join(dir, "bad.json");
       fs.writeFileSync(bad, '{\n  "trackers": [\n    {"id": "x", "category": "objection", "type": "price", "phrases": []}\n  ]\n}');
       const refused = await cli(["--data-dir", dir, "company", "update", "1", "--trackers", bad]);
       expect(refused.code).not.toBe(0);
-      expect(refused.stderr).toMatch(/bad\.json line 3: trackers\.0\.phrases: at least one phrase/);
+      expect(refused.stderr).toMatch(/bad\.json line 3: trackers\.0: a tracker needs examples, patterns or phrases/);
       const after = json((await cli(["--data-dir", dir, "company", "list", "--json"])).stdout);
       expect(after[0].settings.trackers.trackers[0].id).toBe("competitor_acme");
 

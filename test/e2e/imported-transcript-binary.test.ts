@@ -55,7 +55,8 @@ describe("imported transcript through the executable (serve, placeholder pipelin
       expect(ReportSchema.safeParse(report).success).toBe(true);
       expect(report.summary).not.toMatch(/^Placeholder/);
       expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual(["pressure_tactics", "prohibited_guarantee", "prohibited_risk_free", "recording_disclosure_missing"]);
-      expect(report.objections[0].objection).toContain("It's more than we budgeted anyway.");
+      // Each objection quotes the sentence that carries it (the doubt and the budget are two).
+      expect(report.objections.find((o: { objection: string }) => o.objection.startsWith("price at"))?.objection).toContain("It's more than we budgeted anyway.");
     } finally {
       await serve?.stop();
       cleanup();

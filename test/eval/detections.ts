@@ -1,8 +1,8 @@
 import type { Report } from "../../src/report/schema.js";
 import type { Expected } from "./script.js";
 
-const OBJECTION_TYPES = ["price", "timing", "competitor", "authority", "need"];
-const SIGNAL_TYPES = ["pricing_request", "implementation_question", "positive_intent", "timeline", "budget_confirmed", "reference_request"];
+const OBJECTION_TYPES = ["price", "timing", "competitor", "authority", "need", "trust", "contract"];
+const SIGNAL_TYPES = ["implementation", "pricing_terms", "commitment", "next_step_acceptance"];
 
 /** Keyword fallbacks for free-text items written by a language model. */
 const OBJECTION_WORDS: Record<string, RegExp> = {
@@ -11,14 +11,14 @@ const OBJECTION_WORDS: Record<string, RegExp> = {
   competitor: /competitor|vendor|current (tool|provider)|already use/i,
   authority: /approv|decision|boss|manager|sign.?off|cfo|vp/i,
   need: /need|interest|value|convinc/i,
+  trust: /trust|risk|doubt|skeptic|believe|proof/i,
+  contract: /contract|term|lock|commit|cancel/i,
 };
 const SIGNAL_WORDS: Record<string, RegExp> = {
-  pricing_request: /pric|cost|quote/i,
-  implementation_question: /implement|onboard|set ?up|integrat|start/i,
-  positive_intent: /positive|interest|like|great|help/i,
-  timeline: /timeline|deadline|by (march|next)|live by/i,
-  budget_confirmed: /budget/i,
-  reference_request: /case stud|reference/i,
+  implementation: /implement|onboard|set ?up|integrat|rollout|timeline/i,
+  pricing_terms: /pric|cost|quote|discount|billing|terms/i,
+  commitment: /commit|sign|go ahead|contract|order/i,
+  next_step_acceptance: /next step|meeting|demo|trial|accept/i,
 };
 
 function classify(text: string, types: string[], words: Record<string, RegExp>): string | undefined {
@@ -34,7 +34,7 @@ export function detections(r: Report): Expected {
     objections: uniq(r.objections.map((o) => classify(o.objection, OBJECTION_TYPES, OBJECTION_WORDS))),
     buying_signals: uniq(r.buying_signals.map((s) => classify(s.signal, SIGNAL_TYPES, SIGNAL_WORDS))),
     compliance: uniq(r.compliance_alerts.map((a) => a.type)),
-    next_steps: r.score_breakdown.next_steps >= 5,
+    next_steps: r.score_breakdown.next_steps >= 7,
     outcome: r.call_outcome,
   };
 }

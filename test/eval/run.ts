@@ -1,7 +1,10 @@
 /**
- * `npm run eval`: per-category precision / recall of each available analyzer
- * on the scripted calls. Rules always; llama when CALLREVIEW_LLM_MODEL (or
- * --llm-model) names a GGUF; ollama when CALLREVIEW_OLLAMA_MODEL is set and the server answers.
+ * `npm run eval`: each available analyzer on the labelled corpus
+ * (test/eval/corpus/<split>/*.json), dev and test printed apart (test only
+ * when its files exist), then on the older scripted calls at call level.
+ * Rules always; llama when CALLREVIEW_LLM_MODEL (or --llm-model) names a
+ * GGUF; ollama when CALLREVIEW_OLLAMA_MODEL is set and the server answers.
+ * `--misses` lists every call-level miss.
  */
 import { loadConfig } from "../../src/config.js";
 import { analyzerFor, chooseAnalyzer, llmModelPath, type AnalyzerChoice } from "../../src/pipeline/analyzers/factory.js";
@@ -14,6 +17,8 @@ import { CALLS } from "./calls.js";
 import { HELD_OUT } from "./held-out.js";
 import type { ScriptedCall } from "./script.js";
 import { detections, prf, tally, type Tally } from "./detections.js";
+import { loadSplit } from "./corpus.js";
+import { printFigures, scoreCorpus } from "./score-corpus.js";
 
 export const EVAL_COMPANY: Company = { id: 1, name: "Eval", low_score_threshold: 60, settings: {}, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" };
 export function evalCall(id: number): CallRow {
@@ -64,8 +69,20 @@ async function main() {
   if (config.ollamaModel && (await checkOllama(config.ollamaUrl, config.ollamaModel)).ok) choices.push(await chooseAnalyzer({ ...config, analyzer: "ollama" }));
   else console.log("ollama: skipped (set CALLREVIEW_OLLAMA_MODEL and run an Ollama server to evaluate it)");
   for (const c of choices) {
-    await evaluate(analyzerFor({ config }, c), true);
-    await evaluate(analyzerFor({ config }, c), true, HELD_OUT, "held-out calls (never used to tune the trackers)");
+    const analyzer = analyzerFor({ config }, c);
+    console.log(`\n######## analyzer: ${analyzer.name}`);
+    for (const split of ["dev", "test"]) {
+      const calls = loadSplit(split);
+      if (calls.length === 0) {
+        console.log(`\n== ${split}: no files in test/eval/corpus/${split}`);
+        continue;
+      }
+      const f = await scoreCorpus(calls, analyzer);
+      printFigures(split, f);
+      if (process.argv.includes("--misses")) console.log("misses:\n  " + f.misses.join("\n  "));
+    }
+    await evaluate(analyzer, true, CALLS, "older scripted calls (call level; used for tuning, so dev)");
+    await evaluate(analyzer, true, HELD_OUT, "older held-out calls (call level; dev since the trackers were rewritten)");
   }
 }
 

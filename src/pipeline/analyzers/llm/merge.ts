@@ -2,6 +2,7 @@ import { ReportSchema, type Report } from "../../../report/schema.js";
 import { StageError } from "../../ports.js";
 import { postCheck, type PostCheckContext } from "../post-check.js";
 import { DRAFT_FIELDS } from "./draft-schema.js";
+import { groundItems } from "./ground.js";
 
 export type Draft = Pick<Report, (typeof DRAFT_FIELDS)[number]>;
 
@@ -66,17 +67,21 @@ export function mergeDrafts(parts: Draft[]): Draft {
 /**
  * The model's judgment on top of the rules' evidence: compliance alerts and
  * highlights found by the trackers are always kept (they are tied to real
- * quotes), the model's own are kept only when post-check can find their quote.
+ * quotes), the model's own are kept only when post-check can find their quote;
+ * its objections and signals only when their quote was said (ground.ts).
  */
 export function finalizeLlmReport(draft: Draft, rules: Report, ctx: PostCheckContext): Report {
   const alerts = [...rules.compliance_alerts];
   for (const a of draft.compliance_alerts) if (!alerts.some((b) => b.type === a.type)) alerts.push(a);
+  const grounded = groundItems(draft, rules, ctx.transcript);
   const highlights = [...(draft.transcript_highlights ?? []), ...(rules.transcript_highlights ?? [])].filter(
     (h, i, all) => all.findIndex((x) => x.quote === h.quote && x.label === h.label) === i,
   );
   const merged: Report = {
     ...rules,
     ...draft,
+    objections: grounded.objections,
+    buying_signals: grounded.buying_signals,
     compliance_alerts: cap(alerts, 100),
     transcript_highlights: cap(highlights, 100),
   };

@@ -3,8 +3,9 @@ import type { AnalyzeInput, Analyzer } from "../../ports.js";
 import { postCheck } from "../post-check.js";
 import { overallFromBreakdown } from "../post-check-rule.js";
 import { complianceAlerts } from "./compliance.js";
-import { clock, gatherEvidence, hitsOf, quote, type Evidence } from "./evidence.js";
-import { roleOf, type TrackerHit } from "./match.js";
+import { roleOf, type TrackerHit } from "../../../trackers/engine.js";
+import { clock, disclosureWindow, gatherEvidence, hitsOf, quote, type Evidence } from "./evidence.js";
+import { nextSteps as findNextSteps, outcomeOf } from "./next-steps.js";
 import { scoreBreakdown, type ObjectionFinding } from "./scores.js";
 import { compiledTrackers } from "./tracker-config.js";
 
@@ -14,6 +15,8 @@ const OBJECTION_RESPONSES: Record<string, string> = {
   competitor: "Ask what they like about the current option and where it falls short, then differentiate on that gap rather than on features.",
   authority: "Offer to build the internal case together and ask to bring the decision maker into the next conversation.",
   need: "Go back to discovery: ask about the cost of the current process and confirm whether the problem exists before pitching further.",
+  trust: "Name the doubt back to the customer, then answer with something checkable: a reference customer, a trial, the written terms.",
+  contract: "Ask which term would work and why; offer a shorter first term or a pilot rather than arguing for the long one.",
 };
 
 const CATEGORY_ADVICE: Record<ScoreCategory, string> = {
@@ -99,23 +102,13 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
 
   const objections: ObjectionFinding[] = firstPerType(hitsOf(ev, "objection")).map((hit) => ({ hit, handled: wasHandled(ev, hit) }));
   const alerts = complianceAlerts(ev);
-  const breakdown = scoreBreakdown(ev, objections, alerts);
+  const breakdown = scoreBreakdown(ev, objections, alerts, findNextSteps(ev));
   const signals = firstPerType(hitsOf(ev, "buying_signal"));
-  const commitments = hitsOf(ev, "commitment");
-  const rejections = hitsOf(ev, "rejection");
-  const nextSteps = hitsOf(ev, "next_step");
+  const steps = findNextSteps(ev);
+  const commitments = steps.commitment ? [steps.commitment] : [];
+  const nextSteps = steps.agreed ? [steps.agreed] : [];
   const pains = hitsOf(ev, "pain_point");
-
-  const lastCommit = commitments[commitments.length - 1];
-  const lastReject = rejections[rejections.length - 1];
-  const outcome =
-    lastCommit && (!lastReject || lastCommit.t >= lastReject.t)
-      ? "closed_won"
-      : lastReject
-        ? "closed_lost"
-        : nextSteps.length > 0
-          ? "follow_up_scheduled"
-          : "no_decision";
+  const outcome = outcomeOf(steps);
   const weight = { strong: 20, moderate: 10, weak: 5 } as const;
   let likelihood = 15 + signals.slice(0, 4).reduce((a, s) => a + weight[s.tracker.strength ?? "moderate"], 0) + (nextSteps.length ? 15 : 0);
   likelihood -= 8 * objections.filter((o) => !o.handled).length;
@@ -128,7 +121,7 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
   const strongest = ranked.filter(([, v]) => v >= 8).reverse();
 
   const missed: string[] = [];
-  for (const o of objections) if (!o.handled) missed.push(`${o.hit.tracker.type} objection at ${clock(o.hit.t)} was not addressed: "${quote(o.hit.text, 160)}"`);
+  for (const o of objections) if (!o.handled) missed.push(`${o.hit.tracker.type} objection at ${clock(o.hit.t)} was not addressed: "${quote(o.hit.sentence, 160)}"`);
   if (hitsOf(ev, "discovery").length === 0) missed.push("No open discovery questions were asked.");
   if (hitsOf(ev, "qualification").length === 0) missed.push("Budget, authority and timeline were not qualified.");
   if (nextSteps.length === 0) missed.push("The call ended without an agreed next step.");
@@ -139,7 +132,7 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
     ...objections.map((o) => ({ h: o.hit, label: "objection" as const })),
     ...signals.map((h) => ({ h, label: "buying_signal" as const })),
     ...[...hitsOf(ev, "prohibited_claim"), ...hitsOf(ev, "sensitive_data_request")].map((h) => ({ h, label: "compliance" as const })),
-    ...firstPerType(nextSteps).map((h) => ({ h, label: "next_step" as const })),
+    ...nextSteps.map((h) => ({ h, label: "next_step" as const })),
     ...commitments.slice(0, 1).map((h) => ({ h, label: "commitment" as const })),
     ...pains.slice(0, 3).map((h) => ({ h, label: "pain_point" as const })),
     ...hitsOf(ev, "discovery").slice(0, 3).map((h) => ({ h, label: "question" as const })),
@@ -147,7 +140,7 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
     .sort((a, b) => a.h.t - b.h.t || a.h.segment - b.h.segment || a.label.localeCompare(b.label))
     .filter((x, i, all) => all.findIndex((y) => y.h.segment === x.h.segment && y.label === x.label) === i)
     .slice(0, 100)
-    .map(({ h, label }) => ({ speaker: h.speaker, quote: quote(h.text, 1000), label, t: h.t }));
+    .map(({ h, label }) => ({ speaker: h.speaker, quote: quote(h.sentence, 1000), label, t: h.t }));
 
   const timeline = buildTimeline(ev, objections);
   const minutes = clock(ev.duration);
@@ -156,9 +149,9 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
     `Call of ${minutes} with ${ev.segments.length} transcript segments. ` +
     `Objections: ${listOf(objections.map((o) => `${o.hit.tracker.type} at ${clock(o.hit.t)}${o.handled ? " (handled)" : " (not handled)"}`))}. ` +
     `Buying signals: ${listOf(signals.map((s) => `${s.tracker.type} at ${clock(s.t)}`))}. ` +
-    `Next steps: ${nextSteps.length ? `discussed at ${clock(nextSteps[0].t)}` : "none agreed"}. ` +
+    `Next steps: ${nextSteps.length ? `agreed at ${clock(nextSteps[0].t)}` : steps.proposed ? "proposed, not agreed" : "none agreed"}. ` +
     `Compliance: ${alerts.length ? alerts.map((a) => a.type).join(", ") : "no issues found"}. ` +
-    `Outcome: ${outcome}. Scored by phrase trackers, not by a language model.`;
+    `Outcome: ${outcome}. Scored by trackers (example-trained classifiers and phrase patterns), not by a language model.`;
 
   const coachingPriority = alerts.some((a) => a.severity === "critical" || a.severity === "high") || (weakest[0] && weakest[0][1] <= 3) ? "high" : weakest.length ? "medium" : "low";
   const coachingDetail = [
@@ -170,7 +163,7 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
     outcome === "closed_won"
       ? "Send the agreement and onboarding plan the customer asked for, and confirm the start date in writing."
       : nextSteps.length
-        ? `Confirm the next step agreed at ${clock(nextSteps[0].t)} in writing: "${quote(nextSteps[0].text, 300)}"`
+        ? `Confirm the next step agreed at ${clock(nextSteps[0].t)} in writing: "${quote(nextSteps[0].sentence, 300)}"`
         : objections.length
           ? `Follow up on the open ${objections.map((o) => o.hit.tracker.type).join(" and ")} objection${objections.length > 1 ? "s" : ""} and propose a concrete next meeting.`
           : "Propose a concrete next meeting with a date and an agenda.";
@@ -185,15 +178,15 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
     summary: summary.slice(0, 4000),
     call_outcome: outcome,
     close_likelihood: likelihood,
-    customer_needs: firstPerType(hitsOf(ev, "pain_point").filter((h) => /need|want|looking for/i.test(h.text))).map((h) => `${quote(h.text)} (${clock(h.t)})`),
-    pain_points: pains.slice(0, 10).map((h) => `${quote(h.text)} (${clock(h.t)})`),
+    customer_needs: firstPerType(hitsOf(ev, "pain_point").filter((h) => /need|want|looking for/i.test(h.sentence))).map((h) => `${quote(h.sentence)} (${clock(h.t)})`),
+    pain_points: pains.slice(0, 10).map((h) => `${quote(h.sentence)} (${clock(h.t)})`),
     objections: objections.map((o) => ({
-      objection: `${o.hit.tracker.type} at ${clock(o.hit.t)}: "${quote(o.hit.text, 400)}"`,
+      objection: `${o.hit.tracker.type} at ${clock(o.hit.t)}: "${quote(o.hit.sentence, 400)}"`,
       raised_by: roleOf(o.hit.speaker) === "unknown" ? "unknown" : roleOf(o.hit.speaker),
       handled: o.handled,
       suggested_response: OBJECTION_RESPONSES[o.hit.tracker.type] ?? "Acknowledge the concern, ask a clarifying question and answer with evidence.",
     })),
-    buying_signals: signals.map((s) => ({ signal: `${s.tracker.type} at ${clock(s.t)}: "${quote(s.text, 400)}"`, strength: s.tracker.strength ?? "moderate" })),
+    buying_signals: signals.map((s) => ({ signal: `${s.tracker.type} at ${clock(s.t)}: "${quote(s.sentence, 400)}"`, strength: s.tracker.strength ?? "moderate" })),
     missed_opportunities: missed.slice(0, 50),
     coaching_notes: { priority: coachingPriority, detail: coachingDetail.slice(0, 2000) },
     rep_strengths: strongest.slice(0, 5).map(([c, v]) => `${c} (${v}/10)`),
@@ -216,7 +209,7 @@ function buildTimeline(ev: Evidence, objections: ObjectionFinding[]): Report["ti
     ["presentation", first("value")],
     ["objection_handling", objections[0]?.hit.t],
     ["pricing", first("price_mention")],
-    ["closing", first("closing_ask") ?? first("commitment")],
+    ["closing", first("closing_ask") ?? hitsOf(ev, "buying_signal").find((h) => h.tracker.type === "commitment")?.t],
     ["wrap_up", ev.segments.length > 1 ? ev.segments[ev.segments.length - 1].t_start : undefined],
   ];
   return marks
@@ -229,7 +222,7 @@ export class RulesAnalyzer implements Analyzer {
   readonly name = "rules";
 
   async analyze(input: AnalyzeInput): Promise<Report> {
-    const ev = gatherEvidence(input.transcript, compiledTrackers(input.company.settings.trackers));
+    const ev = gatherEvidence(input.transcript, compiledTrackers(input.company.settings.trackers), disclosureWindow(input.company.settings as Record<string, unknown>));
     return postCheck(buildRulesReport(input, ev), { transcript: input.transcript, call: input.call, company: input.company });
   }
 }

@@ -1,5 +1,5 @@
 import type { Report } from "../../../report/schema.js";
-import { clock, DISCLOSURE_WINDOW_SECONDS, hitsOf, quote, type Evidence } from "./evidence.js";
+import { clock, hitsOf, quote, type Evidence } from "./evidence.js";
 
 type Alert = Report["compliance_alerts"][number];
 
@@ -8,6 +8,7 @@ const LABELS: Record<string, string> = {
   prohibited_risk_free: "Investment presented as risk-free",
   pressure_tactics: "Pressure to decide immediately",
   payment_data_request: "Request for card, account or identity numbers on the call",
+  misleading_absolute_claim: "Misleading absolute claim (every / never / in full / only)",
 };
 
 /**
@@ -25,13 +26,13 @@ export function complianceAlerts(ev: Evidence): Alert[] {
     alerts.push({
       type: "recording_disclosure_missing",
       severity: "high",
-      detail: `No recording disclosure anywhere in the call; it is required within the first ${DISCLOSURE_WINDOW_SECONDS} s. The call opens at ${clock(opening.t_start)} with: "${quote(opening.text)}"`,
+      detail: `No recording disclosure by the rep anywhere in the call; it is required within the first ${ev.disclosureWindow} s. The call opens at ${clock(opening.t_start)} with: "${quote(opening.text)}"`,
     });
-  } else if (first.t - start > DISCLOSURE_WINDOW_SECONDS) {
+  } else if (first.t - start > ev.disclosureWindow) {
     alerts.push({
       type: "recording_disclosure_late",
       severity: "medium",
-      detail: `Recording disclosure only at ${clock(first.t)} (required within the first ${DISCLOSURE_WINDOW_SECONDS} s): "${quote(first.text)}"`,
+      detail: `Recording disclosure only at ${clock(first.t)} (required within the first ${ev.disclosureWindow} s): "${quote(first.sentence)}"`,
     });
   }
   const seen = new Set<string>();
@@ -44,7 +45,7 @@ export function complianceAlerts(ev: Evidence): Alert[] {
     alerts.push({
       type,
       severity: h.tracker.severity ?? "high",
-      detail: `${LABELS[type] ?? type} at ${clock(h.t)} (${h.speaker}): "${quote(h.text)}"${repeats > 1 ? ` (${repeats} times in the call)` : ""}`,
+      detail: `${LABELS[type] ?? type} at ${clock(h.t)} (${h.speaker}): "${quote(h.sentence, 400)}"${repeats > 1 ? ` (${repeats} times in the call)` : ""}`,
     });
   }
   return alerts;

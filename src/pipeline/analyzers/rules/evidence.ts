@@ -1,9 +1,15 @@
 import type { TalkMetrics, Transcript, TranscriptSegment } from "../../ports.js";
-import { findHits, roleOf, type CompiledTracker, type TrackerHit } from "./match.js";
-import type { TrackerCategory } from "./trackers.js";
+import { detect, roleOf, type CompiledTracker, type TrackerHit } from "../../../trackers/engine.js";
+import type { TrackerCategory } from "../../../trackers/format.js";
 
-/** Disclosure must come this early (seconds from the start of the call). */
+/** Disclosure must come this early (seconds from the start of the call) unless the company sets its own window. */
 export const DISCLOSURE_WINDOW_SECONDS = 30;
+
+/** The company's disclosure window (settings.disclosure_window_seconds), else the default. */
+export function disclosureWindow(settings: Record<string, unknown> | undefined): number {
+  const w = settings?.disclosure_window_seconds;
+  return typeof w === "number" && Number.isFinite(w) && w > 0 ? w : DISCLOSURE_WINDOW_SECONDS;
+}
 
 /** What the rules see in a transcript: tracker hits and talk figures. The LLM analyzers get this too. */
 export interface Evidence {
@@ -16,15 +22,17 @@ export interface Evidence {
   talkRatioSource: "metrics" | "segments" | null;
   repQuestions: number;
   speakersKnown: boolean;
+  /** Seconds from the start within which the rep must disclose the recording. */
+  disclosureWindow: number;
 }
 
 export function spokenSegments(transcript: Transcript | null): TranscriptSegment[] {
   return (transcript?.segments ?? []).filter((s) => s.text.trim().length > 0);
 }
 
-export function gatherEvidence(transcript: Transcript | null, trackers: CompiledTracker[]): Evidence {
+export function gatherEvidence(transcript: Transcript | null, trackers: CompiledTracker[], window = DISCLOSURE_WINDOW_SECONDS): Evidence {
   const segments = spokenSegments(transcript);
-  const hits = findHits(segments, trackers);
+  const hits = detect(segments, trackers);
   const byCategory = new Map<TrackerCategory, TrackerHit[]>();
   for (const h of hits) {
     const list = byCategory.get(h.tracker.category) ?? [];
@@ -42,6 +50,7 @@ export function gatherEvidence(transcript: Transcript | null, trackers: Compiled
     talkRatioSource: source,
     repQuestions: segments.filter((s) => roleOf(String(s.speaker)) !== "customer" && s.text.includes("?")).length,
     speakersKnown: segments.some((s) => roleOf(String(s.speaker)) !== "unknown"),
+    disclosureWindow: window,
   };
 }
 

@@ -1,0 +1,62 @@
+import type { TrackerHit } from "../../../trackers/engine.js";
+import { readUtterance } from "../../../trackers/text.js";
+import { sentenceFeatures } from "../../../trackers/features.js";
+import { hitsOf, type Evidence } from "./evidence.js";
+
+export interface NextStepFinding {
+  /** The last next step proposed or accepted that no explicit no came after. */
+  agreed: TrackerHit | null;
+  /** It names a day, date or clock time (not just an owner). */
+  dated: boolean;
+  /** A next step was proposed, agreed or not. */
+  proposed: boolean;
+  commitment: TrackerHit | null;
+  rejection: TrackerHit | null;
+}
+
+const TIME_WORDS = /\b(week|weeks|month|months|tomorrow|tonight|today|morning|afternoon|evening|noon|eod|quarter)\b/i;
+
+function dated(h: TrackerHit): boolean {
+  const f = readUtterance(h.sentence).flatMap(sentenceFeatures);
+  return f.includes("@day") || f.includes("@month") || f.includes("@clock") || TIME_WORDS.test(h.sentence);
+}
+
+const customer = (h: TrackerHit) => String(h.speaker).toLowerCase() !== "rep";
+
+/** A reply that takes the step up ("Tuesday works", "sure, send it") rather than holding it off ("I don't know his schedule"). */
+const YES = /^\W*(yes|yeah|yep|yup|sure|ok|okay|sounds good|that works|works|perfect|great|fine|deal|absolutely|definitely|of course|please do|let's do|lets do|go ahead|alright|all right)\b/i;
+const HEDGE = /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? interested|maybe|we'?ll see|let me think|i'?ll (let you know|get back)|can'?t promise|no thanks|not interested|don'?t call)\b/i;
+
+/**
+ * Where the conversation ended up: the customer's last commitment, last
+ * explicit no, and the last next step the customer took up (their own, or
+ * the rep's answered with an acceptance) that no explicit no came after.
+ */
+export function nextSteps(ev: Evidence): NextStepFinding {
+  const commitments = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "commitment" && customer(h));
+  const rejections = hitsOf(ev, "rejection").filter(customer);
+  const acceptances = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "next_step_acceptance" && customer(h));
+  const proposals = hitsOf(ev, "next_step");
+  const rejection = rejections.at(-1) ?? null;
+  const accepted = (p: TrackerHit): boolean => {
+    if (customer(p) && !HEDGE.test(p.text)) return true;
+    // The customer's next turn, within the two segments after the proposal.
+    for (let i = p.segment + 1; i <= Math.min(ev.segments.length - 1, p.segment + 2); i++) {
+      const seg = ev.segments[i];
+      if (String(seg.speaker).toLowerCase() === "rep") continue;
+      if (HEDGE.test(seg.text)) return false;
+      return YES.test(seg.text) || acceptances.some((a) => a.segment === i) || commitments.some((c) => c.segment === i);
+    }
+    return false;
+  };
+  const agreedSteps = proposals.filter((p) => (!rejection || p.segment > rejection.segment) && accepted(p));
+  const agreed = agreedSteps.find(dated) ?? agreedSteps.at(-1) ?? null;
+  return { agreed, dated: agreedSteps.some(dated), proposed: proposals.length > 0, commitment: commitments.at(-1) ?? null, rejection };
+}
+/** call_outcome from the conversation: a commitment wins unless a no came after it; then a dated next step; else an explicit no; else no decision. */
+export function outcomeOf(f: NextStepFinding): "closed_won" | "closed_lost" | "follow_up_scheduled" | "no_decision" {
+  if (f.commitment && (!f.rejection || f.commitment.segment >= f.rejection.segment)) return "closed_won";
+  if (f.rejection && !(f.agreed && f.agreed.segment > f.rejection.segment && f.dated)) return "closed_lost";
+  if (f.agreed && f.dated) return "follow_up_scheduled";
+  return "no_decision";
+}

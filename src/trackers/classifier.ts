@@ -1,0 +1,120 @@
+/**
+ * A one-vs-rest logistic regression per tracker over sparse binary features,
+ * trained by plain SGD in a fixed order with a seeded shuffle: the same
+ * examples always give the same weights, and the same sentence the same score.
+ */
+export interface LinearModel {
+  bias: number;
+  weights: Record<string, number>;
+}
+
+export interface TrainingExample {
+  features: string[];
+  label: 0 | 1;
+}
+
+export interface TrainOptions {
+  epochs?: number;
+  rate?: number;
+  l2?: number;
+  /** Weight of a positive example relative to a negative one (positives are few). */
+  positiveWeight?: number;
+}
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+export function train(examples: TrainingExample[], opts: TrainOptions = {}): LinearModel {
+  const epochs = opts.epochs ?? 30;
+  const l2 = opts.l2 ?? 1e-4;
+  // Few positives against many negatives: weigh positives up so a tracker given a handful of examples still learns them.
+  const positives = examples.filter((e) => e.label === 1).length;
+  const pw = opts.positiveWeight ?? Math.max(2, Math.sqrt((examples.length - positives) / Math.max(1, positives)));
+  const w = new Map<string, number>();
+  let bias = 0;
+  const order = examples.map((_, i) => i);
+  const rand = rng(42);
+  for (let e = 0; e < epochs; e++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const rate = (opts.rate ?? 0.5) / (1 + e * 0.2);
+    for (const k of order) {
+      const ex = examples[k];
+      let z = bias;
+      for (const f of ex.features) z += w.get(f) ?? 0;
+      const g = (ex.label - sigmoid(z)) * (ex.label === 1 ? pw : 1);
+      bias += rate * g;
+      for (const f of ex.features) {
+        const cur = w.get(f) ?? 0;
+        w.set(f, cur + rate * (g - l2 * cur));
+      }
+    }
+  }
+  const weights: Record<string, number> = {};
+  for (const [f, v] of [...w.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (Math.abs(v) >= 0.01) weights[f] = Math.round(v * 1000) / 1000;
+  return { bias: Math.round(bias * 1000) / 1000, weights };
+}
+
+/** Probability that the sentence belongs to the tracker, 0..1. */
+export function score(model: LinearModel, features: string[]): number {
+  let z = model.bias;
+  for (const f of features) z += model.weights[f] ?? 0;
+  return sigmoid(z);
+}
+
+/** The features that pushed a score up most, for `trackers test` explanations. */
+export function topFeatures(model: LinearModel, features: string[], n = 4): Array<[string, number]> {
+  return features
+    .map((f) => [f, model.weights[f] ?? 0] as [string, number])
+    .filter(([, v]) => v > 0)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, n);
+}
+
+/**
+ * Many models scored at once: feature -> (model, weight) postings, so a
+ * sentence's features are looked up once for all trackers instead of once per tracker.
+ */
+export class ModelBank {
+  private readonly postings = new Map<string, { ks: Int32Array; ws: Float64Array }>();
+  private readonly biases: Float64Array;
+
+  constructor(models: Array<LinearModel | null>) {
+    this.biases = Float64Array.from(models.map((m) => m?.bias ?? 0));
+    const lists = new Map<string, Array<[number, number]>>();
+    models.forEach((m, k) => {
+      if (!m) return;
+      for (const [f, w] of Object.entries(m.weights)) {
+        let list = lists.get(f);
+        if (!list) lists.set(f, (list = []));
+        list.push([k, w]);
+      }
+    });
+    for (const [f, list] of lists) this.postings.set(f, { ks: Int32Array.from(list.map((x) => x[0])), ws: Float64Array.from(list.map((x) => x[1])) });
+  }
+
+  /** Probabilities for every model (models that are null get 0.5 and are never asked). */
+  scores(features: string[]): Float64Array {
+    const z = this.biases.slice();
+    for (const f of features) {
+      const p = this.postings.get(f);
+      if (!p) continue;
+      const { ks, ws } = p;
+      for (let j = 0; j < ks.length; j++) z[ks[j]] += ws[j];
+    }
+    for (let k = 0; k < z.length; k++) z[k] = sigmoid(z[k]);
+    return z;
+  }
+}

@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import { train, type LinearModel, type TrainingExample } from "./classifier.js";
+import { sentenceFeatures } from "./features.js";
+import type { TrackerCategory, TrackerDef } from "./format.js";
+import { CUSTOMER_NEUTRAL, REP_NEUTRAL } from "./library/index.js";
+import { readUtterance, type Sentence } from "./text.js";
+
+/**
+ * Which trackers teach each other what they are not. Within a family the kinds
+ * mostly exclude each other (a price objection is not a timing one); across
+ * families a line can be both (a commitment that also sets a next step), so
+ * only the explicit negatives and the everyday lines are used there.
+ */
+const FAMILY: Partial<Record<TrackerCategory, string>> = {
+  objection: "customer",
+  buying_signal: "customer",
+  rejection: "customer",
+  discovery: "rep",
+  disclosure: "rep",
+  prohibited_claim: "rep",
+  sensitive_data_request: "rep",
+  next_step: "next",
+};
+/** Pairs that legitimately share lines ("not interested, we're fine" is both a need objection and a no). */
+const OVERLAPS = new Set(["objection_need|rejection", "rejection|objection_need"]);
+
+/** Features of a whole example: its sentences' features together. */
+const featureMemo = new Map<string, string[]>();
+export function exampleFeatures(text: string): string[] {
+  let f = featureMemo.get(text);
+  if (!f) {
+    f = [...new Set(readUtterance(text).flatMap((s: Sentence) => sentenceFeatures(s)))].sort();
+    if (featureMemo.size > 50_000) featureMemo.clear();
+    featureMemo.set(text, f);
+  }
+  return f;
+}
+
+function sides(t: TrackerDef): Array<"rep" | "customer"> {
+  return t.speaker === "either" ? ["rep", "customer"] : [t.speaker];
+}
+
+/** The training set of one tracker against the others. */
+export function trainingSet(t: TrackerDef, all: TrackerDef[]): TrainingExample[] {
+  const out: TrainingExample[] = t.examples.map((e) => ({ features: exampleFeatures(e), label: 1 as const }));
+  const negatives = new Set<string>(t.negatives);
+  const mine = sides(t);
+  const family = FAMILY[t.category];
+  for (const o of all) {
+    if (o.id === t.id || OVERLAPS.has(`${t.id}|${o.id}`)) continue;
+    if (!sides(o).some((s) => mine.includes(s))) continue;
+    if (family && FAMILY[o.category] === family && !(o.category === t.category && o.type === t.type)) for (const e of o.examples) negatives.add(e);
+  }
+  if (mine.includes("customer")) for (const e of CUSTOMER_NEUTRAL) negatives.add(e);
+  if (mine.includes("rep")) for (const e of REP_NEUTRAL) negatives.add(e);
+  for (const e of t.examples) negatives.delete(e);
+  for (const e of [...negatives].sort()) out.push({ features: exampleFeatures(e), label: 0 });
+  return out;
+}
+
+/** What a tracker's model was trained from: the weights are reused only while this is unchanged. */
+export function fingerprint(t: TrackerDef, all: TrackerDef[]): string {
+  const set = trainingSet(t, all);
+  return createHash("sha256").update(JSON.stringify(set)).digest("hex").slice(0, 16);
+}
+
+export function trainTracker(t: TrackerDef, all: TrackerDef[]): LinearModel | null {
+  if (t.examples.length === 0) return null;
+  return train(trainingSet(t, all));
+}
+
+export interface WeightsFile {
+  models: Record<string, { fingerprint: string } & LinearModel>;
+}
