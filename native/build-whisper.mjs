@@ -96,8 +96,8 @@ function main() {
   fs.writeFileSync(logFile, "");
   fs.rmSync(workDir, { recursive: true, force: true });
   const engineTree = path.join(pkgDir(packages.engine), "cpp", "whisper.cpp");
-  // Models, samples and foreign bindings are not needed to compile.
-  const skip = new Set(["models", "samples", "bindings", ".git"].map((d) => path.join(engineTree, d)));
+  // Models and samples are not needed to compile.
+  const skip = new Set(["models", "samples", ".git"].map((d) => path.join(engineTree, d)));
   fs.cpSync(engineTree, path.join(workDir, "whisper.cpp"), { recursive: true, filter: (src) => !skip.has(src) });
   fs.cpSync(path.join(pkgDir(packages.binding), "src"), path.join(workDir, "src"), { recursive: true });
   fs.copyFileSync(path.join(pkgDir(packages.binding), "CMakeLists.txt"), path.join(workDir, "CMakeLists.txt"));
