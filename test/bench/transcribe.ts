@@ -12,7 +12,7 @@
  *      both channels in parallel.
  * Weightless test model: it recognises nothing, so the figures are engine cost (encoder and
  * decoder passes), not recognition speed. Medians of --runs; machine and load printed.
- * Run: npm run bench:transcribe [-- --minutes 10 --runs 3 --threads 2 --no-generic]
+ * Run: npm run bench:transcribe [-- --minutes 10 --runs 3 --threads 2 --no-generic --parts A,B,C]
  */
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -36,6 +36,7 @@ const MINUTES = Number(argOf("minutes") ?? 10);
 const RUNS = Number(argOf("runs") ?? 3);
 const THREADS = Number(argOf("threads") ?? os.availableParallelism());
 const GENERIC = !process.argv.includes("--no-generic");
+const PARTS = new Set((argOf("parts") ?? "A,B,C").split(","));
 const MODEL = fixture("for-tests-ggml-tiny.en.bin");
 const VAD_MODEL = fixture("for-tests-silero-v6.2.0-ggml.bin");
 
@@ -93,7 +94,9 @@ async function main() {
     const { whisperCli, whisperVad } = buildWhisperCli();
     const company = { id: 1, name: "bench", low_score_threshold: 60, settings: {}, created_at: "", updated_at: "" } as Company;
 
+    const transcriber = new WhisperTranscriber({ whisperModel: MODEL, vadModel: VAD_MODEL, threads: THREADS, workRoot: path.join(work, "tmp") });
     // A. jfk through the executable, alone in an empty dir.
+    if (PARTS.has("A")) {
     const alone = path.join(work, "alone");
     fs.mkdirSync(alone);
     const bin = path.join(alone, "callreview");
@@ -127,7 +130,6 @@ async function main() {
     console.log(`  whisper-cli (same sources, same flags, no flash attention like ours): ${f(median(cliRuns))}  [${cliRuns.map((x) => x.toFixed(2)).join(", ")}] -> callreview / whisper-cli ${(median(simdRuns) / median(cliRuns)).toFixed(2)} (target <= 1.2)`);
 
     // Engine time alone: our transcriber with the model loaded vs whisper-cli's total minus load.
-    const transcriber = new WhisperTranscriber({ whisperModel: MODEL, vadModel: VAD_MODEL, threads: THREADS, workRoot: path.join(work, "tmp") });
     const jfkCall = { id: 1, duration_seconds: 11 } as CallRow;
     await transcriber.transcribe({ call: jfkCall, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" });
     const oursJfk: number[] = [];
@@ -138,8 +140,11 @@ async function main() {
     }
     console.log(`  engine time, model loaded (${loadedEngines()[0]?.build} build in this process): ours ${f(median(oursJfk))} (VAD + transcription) vs whisper-cli ${f(median(cliJfk))} -> ${(median(oursJfk) / median(cliJfk)).toFixed(2)}`);
 
+    }
+
     // B. N minutes of stereo.
     const audio = stereoCall(work);
+    if (PARTS.has("B")) {
     const call = { id: 2, duration_seconds: audio.seconds } as CallRow;
     const ours: number[] = [];
     const cli: number[] = [];
@@ -151,7 +156,10 @@ async function main() {
     console.log(`  ours (decode, VAD both channels, speech-only batches): ${f(median(ours))} (RTF ${(median(ours) / audio.seconds).toFixed(3)})  [${ours.map((x) => x.toFixed(1)).join(", ")}]`);
     console.log(`  whisper-cli on the two channel files: ${f(median(cli))} (RTF ${(median(cli) / audio.seconds).toFixed(3)})  [${cli.map((x) => x.toFixed(1)).join(", ")}] -> ours / whisper-cli ${(median(ours) / median(cli)).toFixed(2)}`);
 
+    }
+
     // C. VAD.
+    if (PARTS.has("C")) {
     const vad = VadEngine.load(VAD_MODEL);
     const info = readWavInfo(audio.left);
     const left = readPcm16Window(audio.left, info, 0, 0, info.frames);
@@ -169,6 +177,7 @@ async function main() {
     console.log(`  ours, one channel: ${f(median(oursVad))} -> ${rate(median(oursVad))} audio min/s`);
     console.log(`  whisper-vad-speech-segments (same sources, process incl. WAV read): ${f(median(cliVad))} -> ${rate(median(cliVad))} audio min/s -> ours / cli ${(median(oursVad) / median(cliVad)).toFixed(2)} (target <= 1.3)`);
     console.log(`  ours, both channels in parallel: ${f(median(bothVad))} -> ${rate(median(bothVad), 2 * MINUTES)} channel-min/s`);
+    }
     console.log(`\npeak RSS of this process: ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB; load average at end: ${load()}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
