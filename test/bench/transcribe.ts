@@ -92,6 +92,7 @@ async function main() {
     console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), node ${process.version}, ${THREADS} threads, runs per figure: ${RUNS}`);
     console.log(`load average at start: ${load()}`);
     const { whisperCli, whisperVad } = buildWhisperCli();
+    const cliArgs = (file: string) => ["-m", MODEL, "-f", file, "-t", String(THREADS), "-l", "en", "-nfa"];
     const company = { id: 1, name: "bench", low_score_threshold: 60, settings: {}, created_at: "", updated_at: "" } as Company;
 
     const transcriber = new WhisperTranscriber({ whisperModel: MODEL, vadModel: VAD_MODEL, threads: THREADS, workRoot: path.join(work, "tmp") });
@@ -114,7 +115,6 @@ async function main() {
       mustRun(bin, [...base, "company", "create", "Bench"], { cwd: alone, env });
       return timeIt(() => mustRun(bin, [...base, "submit", fixture("jfk.wav"), "--company", "1", "--wait", "--json", "--pipeline", "live", "--whisper-threads", String(THREADS), "--workers", "1"], { cwd: alone, env: { ...env, CALLREVIEW_ENGINE_BUILD: build } }));
     };
-    const cliArgs = (file: string) => ["-m", MODEL, "-f", file, "-t", String(THREADS), "-l", "en", "-nfa"];
     const simdRuns: number[] = [];
     const genericRuns: number[] = [];
     const cliRuns: number[] = [];
