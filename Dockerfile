@@ -1,13 +1,15 @@
 # syntax=docker/dockerfile:1
 # Builds the single callreview executable, then runs it on a slim Debian as a non-root user.
 
-# ---- build: Node 20 + the toolchain better-sqlite3 needs for `npm ci` (tests run on Node) ----
+# ---- build: Node 20 + the toolchain better-sqlite3 and the SIMD whisper.cpp build need for `npm ci` ----
 FROM node:20-bookworm-slim AS build
 RUN apt-get update \
- && apt-get install -y --no-install-recommends python3 make g++ ca-certificates \
+ && apt-get install -y --no-install-recommends python3 make g++ cmake ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json package-lock.json ./
+# postinstall compiles the SIMD whisper.cpp addon (native/build.mjs) from the installed sources.
+COPY native/*.mjs native/*.json ./native/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && ./dist/callreview --version

@@ -5,6 +5,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+// The SIMD engine addon must exist before bun embeds it (cached: a no-op when already built).
+const native = spawnSync(process.execPath, [path.join(root, "native", "build.mjs")], { cwd: root, stdio: "inherit" });
+if (native.status !== 0) {
+  console.error(`native engine build failed (exit ${native.status ?? native.signal})`);
+  process.exit(1);
+}
 const bun = path.join(root, "node_modules", ".bin", process.platform === "win32" ? "bun.exe" : "bun");
 const out = path.join(root, "dist", "callreview");
 mkdirSync(path.dirname(out), { recursive: true });

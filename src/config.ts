@@ -12,6 +12,8 @@ export const ANALYZER_KINDS = ["auto", "rules", "llama", "ollama"] as const;
 export type AnalyzerKind = (typeof ANALYZER_KINDS)[number];
 export const DB_SYNCHRONOUS = ["full", "normal"] as const;
 export type DbSynchronous = (typeof DB_SYNCHRONOUS)[number];
+export const ENGINE_BUILDS = ["auto", "simd", "generic"] as const;
+export type EngineBuild = (typeof ENGINE_BUILDS)[number];
 
 export interface Config {
   dataDir: string;
@@ -37,6 +39,8 @@ export interface Config {
   whisperModel: string | undefined;
   /** CPU threads per transcription; 0 = all cores. */
   whisperThreads: number;
+  /** Which native engine build to load: auto (SIMD when the CPU has it), simd (required), generic (the prebuilt fallback). */
+  engineBuild: EngineBuild;
   /** ffmpeg executable for OGG/Opus, M4A/MP4, WebM; unset = `ffmpeg` on PATH, then the npm package's binary. */
   ffmpegPath: string | undefined;
   /** How long a claimed job stays with its worker without a heartbeat before another may take it. */
@@ -129,6 +133,7 @@ export const SETTINGS = [
   def({ key: "logLevel", flag: "--log-level", env: "CALLREVIEW_LOG_LEVEL", default: "info", parse: oneOf(["debug", "info", "warn", "error", "silent"] as const), doc: "debug | info | warn | error | silent." }),
   def({ key: "whisperModel", flag: "--whisper-model", env: "CALLREVIEW_WHISPER_MODEL", default: undefined, parse: optStr, doc: "Whisper ggml model (path or file name in the models dir); default: the best one installed." }),
   def({ key: "whisperThreads", flag: "--whisper-threads", env: "CALLREVIEW_WHISPER_THREADS", default: 0, parse: int(0, 256), doc: "CPU threads per transcription (0 = all cores)." }),
+  def({ key: "engineBuild", flag: "--engine-build", env: "CALLREVIEW_ENGINE_BUILD", default: "auto", parse: oneOf(ENGINE_BUILDS), doc: "auto | simd | generic: native engine build (auto = the SIMD build when the CPU supports it)." }),
   def({ key: "ffmpegPath", flag: "--ffmpeg", env: "CALLREVIEW_FFMPEG", default: undefined, parse: optStr, doc: "ffmpeg executable for OGG/Opus, M4A/MP4, WebM (default: ffmpeg on PATH, then the bundled npm binary)." }),
   def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
   def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),

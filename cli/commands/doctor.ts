@@ -12,6 +12,8 @@ import { resolvePipelineMode } from "../../src/pipeline/mode.js";
 import { isBun } from "../../src/runtime.js";
 import { retentionStatus } from "../../src/lifecycle/retention/run-retention.js";
 import { systemClock } from "../../src/time.js";
+import { cpuFeatures } from "../../src/engines/cpu-features.js";
+import { probeEngines } from "../../src/engines/status.js";
 import { LATEST_SCHEMA } from "../../src/store/migrate.js";
 import { openStore } from "../../src/store/open.js";
 import { VERSION } from "../../src/version.js";
@@ -41,7 +43,7 @@ function transcriptionFindings(config: Config) {
 
 export function doctorCommand(program: Command, ctx: CliContext): void {
   const doctor = program.command("doctor");
-  addConfigOptions(doctor, ["analyzer", "llmModel", "ollamaUrl", "ollamaModel"]);
+  addConfigOptions(doctor, ["analyzer", "llmModel", "ollamaUrl", "ollamaModel", "engineBuild"]);
   doctor
     .description("Check the data dir, database, models and the pipeline mode `serve` would use")
     .option("--pipeline <mode>", "pipeline mode to evaluate (auto | placeholder | live)")
@@ -62,6 +64,8 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
         models_dir: { path: config.modelsDir, exists: fs.existsSync(config.modelsDir), ...scanModels(config.modelsDir) },
         pipeline: { configured: config.pipeline, active: resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel) },
         transcription: transcriptionFindings(config),
+        cpu: cpuFeatures(),
+        engines: probeEngines(config),
         analyzer: { ...analyzer, ollama },
         retention: await retentionStatus({ store, clock: systemClock }),
       };
@@ -84,6 +88,8 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
           `transcription ${report.transcription.whisper_model ?? "no whisper model"}${report.transcription.whisper_problem ? ` (${report.transcription.whisper_problem})` : ""}`,
           `  vad         ${report.transcription.vad_model ?? "no VAD model (no talk metrics, no silence trimming)"}${report.transcription.vad_problem ? ` (${report.transcription.vad_problem})` : ""}`,
           `  ffmpeg      ${report.transcription.ffmpeg ? `${report.transcription.ffmpeg.path} (${report.transcription.ffmpeg.source})` : "not found: OGG/Opus, M4A/MP4, WebM cannot be transcribed"}`,
+          `cpu           ${Object.entries(report.cpu).filter(([, on]) => on).map(([f]) => f).join(" ") || "no SIMD extensions detected"}`,
+          ...report.engines.map((e) => `engine        ${e.engine}: ${e.build === null ? "PROBLEM" : `${e.build} build${e.simd.length ? ` (${e.simd.join(" ")})` : " (no SIMD)"}`}; ${e.reason}`),
           `analyzer      ${analyzer.active} (configured ${analyzer.configured}; ${analyzer.reason})`,
           ...(ollama ? [`  ollama      ${ollama.ok ? "ok" : "PROBLEM"}: ${ollama.detail}`] : []),
           `retention     ${report.retention.length ? "" : "no policy (everything is kept)"}`.trimEnd(),

@@ -1,25 +1,32 @@
 /**
- * Transcription benchmark on the real engine. Builds N minutes of audio (the AMI
- * meeting fixture repeated), then for each whisper model in the models dir:
- *   - real-time factor of our transcriber (decode + VAD + speech-only batches),
- *   - the same file through the binding called bare (transcribeFile, whole file),
- *     and the ratio ours / bare (target <= 1.1),
- * and Silero VAD throughput in audio minutes per second (target >= 20), peak RSS.
- * With only the weightless test model the figures measure engine overhead, not
- * recognition speed (it recognises nothing); the output says so.
- * Run: npm run bench:transcribe [-- --minutes 10 --runs 3 --models-dir ./models --threads 2]
+ * Transcription benchmark: our pipeline against whisper.cpp's own tools built from the SAME
+ * sources in the same run (native/build-whisper-cli.mjs builds whisper-cli and
+ * whisper-vad-speech-segments from the tree native/build.mjs unpacked and patched).
+ *   A. jfk.wav (11 s): dist/callreview copied alone into an empty dir (`submit --wait`, live
+ *      pipeline) with the SIMD build, with the generic build forced, and whisper-cli; plus the
+ *      engine time alone (model loaded) of ours against whisper-cli's own timing lines.
+ *   B. N minutes of stereo audio (AMI meeting repeated; the right channel shifted by 30 s) through
+ *      our transcriber (VAD per channel + speech-only batches) vs whisper-cli on the two channel
+ *      files, same threads.
+ *   C. Silero VAD throughput (audio minutes/s, one thread) vs whisper-vad-speech-segments, and
+ *      both channels in parallel.
+ * Weightless test model: it recognises nothing, so the figures are engine cost (encoder and
+ * decoder passes), not recognition speed. Medians of --runs; machine and load printed.
+ * Run: npm run bench:transcribe [-- --minutes 10 --runs 3 --threads 2 --no-generic --parts A,B,C]
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { readWavInfo, readPcm16Window, writeWav } from "../../src/audio/wav.js";
-import { scanModels } from "../../src/models/find.js";
-import { manifestEntry } from "../../src/models/manifest.js";
+import { buildWhisperCli } from "../../native/build-whisper-cli.mjs";
+import { readPcm16Window, readWavInfo, writeWav } from "../../src/audio/wav.js";
 import { WhisperTranscriber } from "../../src/pipeline/transcribers/whisper.js";
-import { VadEngine, whisperBinding } from "../../src/pipeline/transcribers/whisper-native.js";
+import { VadEngine } from "../../src/pipeline/transcribers/whisper-native.js";
+import { loadedEngines } from "../../src/engines/status.js";
 import type { Company } from "../../src/store/companies.js";
 import type { CallRow } from "../../src/store/schema.js";
-import { fixture, fixturesDir } from "../helpers/fixtures.js";
+import { ensureBinary } from "../helpers/binary.js";
+import { fixture } from "../helpers/fixtures.js";
 
 const argOf = (name: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,69 +35,150 @@ const argOf = (name: string) => {
 const MINUTES = Number(argOf("minutes") ?? 10);
 const RUNS = Number(argOf("runs") ?? 3);
 const THREADS = Number(argOf("threads") ?? os.availableParallelism());
-const MODELS_DIR = argOf("models-dir");
+const GENERIC = !process.argv.includes("--no-generic");
+const PARTS = new Set((argOf("parts") ?? "A,B,C").split(","));
+const MODEL = fixture("for-tests-ggml-tiny.en.bin");
+const VAD_MODEL = fixture("for-tests-silero-v6.2.0-ggml.bin");
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const peakRssMiB = () => Math.round(process.resourceUsage().maxRSS / 1024);
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(" ");
+const f = (s: number) => `${s.toFixed(2)} s`;
 
-function buildAudio(dir: string): { file: string; seconds: number } {
+function timeIt(fn: () => void): number {
+  const t0 = performance.now();
+  fn();
+  return (performance.now() - t0) / 1000;
+}
+
+async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
+  const t0 = performance.now();
+  await fn();
+  return (performance.now() - t0) / 1000;
+}
+
+function mustRun(cmd: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): string {
+  const r = spawnSync(cmd, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024, ...opts });
+  if (r.status !== 0) throw new Error(`${path.basename(cmd)} ${args.join(" ")} exited ${r.status ?? r.signal}:\n${r.stderr?.slice(-2000)}`);
+  return `${r.stdout}\n${r.stderr}`;
+}
+
+/** whisper-cli's own "total time" minus its model load: the engine time alone. */
+function cliEngineSeconds(out: string): number {
+  const ms = (name: string) => Number(new RegExp(`${name} time =\\s*([\\d.]+) ms`).exec(out)?.[1] ?? NaN);
+  return (ms("total") - ms("load")) / 1000;
+}
+
+function stereoCall(dir: string): { stereo: string; left: string; right: string; seconds: number } {
   const src = fixture("ami", "meeting-4spk.wav");
   const info = readWavInfo(src);
   const one = readPcm16Window(src, info, 0, 0, info.frames);
-  const copies = Math.ceil((MINUTES * 60 * 16000) / one.length);
-  const all = new Int16Array(one.length * copies);
-  for (let i = 0; i < copies; i++) all.set(one, i * one.length);
-  const file = path.join(dir, `bench-${MINUTES}min.wav`);
-  writeWav(file, [all.subarray(0, MINUTES * 60 * 16000)]);
-  return { file, seconds: MINUTES * 60 };
+  const frames = MINUTES * 60 * 16_000;
+  const left = new Int16Array(frames);
+  const right = new Int16Array(frames);
+  for (let i = 0; i < frames; i++) {
+    left[i] = one[i % one.length];
+    right[i] = one[(i + 30 * 16_000) % one.length];
+  }
+  const out = { stereo: path.join(dir, "stereo.wav"), left: path.join(dir, "left.wav"), right: path.join(dir, "right.wav"), seconds: MINUTES * 60 };
+  writeWav(out.stereo, [left, right]);
+  writeWav(out.left, [left]);
+  writeWav(out.right, [right]);
+  return out;
 }
 
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "callreview-bench-tx-"));
   try {
-    const { file, seconds } = buildAudio(work);
-    const models = MODELS_DIR ? scanModels(MODELS_DIR) : { whisper: [fixture("for-tests-ggml-tiny.en.bin")], vad: [fixture("for-tests-silero-v6.2.0-ggml.bin")] };
-    const vadModel = models.vad[0] ?? fixture("for-tests-silero-v6.2.0-ggml.bin");
-    console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), node ${process.version}, ${THREADS} threads`);
-    console.log(`audio: ${MINUTES} min (AMI meeting fixture repeated), runs per figure: ${RUNS}, models from ${MODELS_DIR ?? fixturesDir}`);
-
-    // VAD throughput on the whole file, one channel.
-    const vad = VadEngine.load(vadModel, THREADS);
-    const pcm = readPcm16Window(file, readWavInfo(file), 0, 0, seconds * 16000);
-    const vadTimes: number[] = [];
-    for (let r = 0; r < RUNS; r++) {
-      const t0 = performance.now();
-      await vad.detect(pcm);
-      vadTimes.push((performance.now() - t0) / 1000);
-    }
-    const vadS = median(vadTimes);
-    console.log(`VAD ${path.basename(vadModel)}: ${vadS.toFixed(2)} s for ${MINUTES} min -> ${(MINUTES / vadS).toFixed(2)} audio min/s (target >= 20)`);
-
+    console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), node ${process.version}, ${THREADS} threads, runs per figure: ${RUNS}`);
+    console.log(`load average at start: ${load()}`);
+    const { whisperCli, whisperVad } = buildWhisperCli();
+    const cliArgs = (file: string) => ["-m", MODEL, "-f", file, "-t", String(THREADS), "-l", "en", "-nfa"];
     const company = { id: 1, name: "bench", low_score_threshold: 60, settings: {}, created_at: "", updated_at: "" } as Company;
-    const call = { id: 1, duration_seconds: seconds } as CallRow;
-    for (const model of models.whisper) {
-      const testOnly = manifestEntry(path.basename(model))?.test_only;
-      if (testOnly) console.log(`note: ${path.basename(model)} is the weightless test model: it recognises nothing, so these figures are engine overhead (encoder passes, VAD, batching), not recognition speed`);
-      const ours: number[] = [];
-      const bare: number[] = [];
-      const transcriber = new WhisperTranscriber({ whisperModel: model, vadModel, threads: THREADS, workRoot: path.join(work, "tmp") });
-      const native = new (whisperBinding().WhisperContext)({ filePath: model, useGpu: false });
-      for (let r = 0; r < RUNS; r++) {
-        let t0 = performance.now();
-        await transcriber.transcribe({ call, company, audioPath: file, audioFormat: "wav" });
-        ours.push((performance.now() - t0) / 1000);
-        t0 = performance.now();
-        await native.transcribeFile(file, { language: "en", maxThreads: THREADS, temperature: 0 }).promise;
-        bare.push((performance.now() - t0) / 1000);
-      }
-      await native.release();
-      const o = median(ours);
-      const b = median(bare);
-      console.log(
-        `${path.basename(model)}: ours ${o.toFixed(1)} s (RTF ${(o / seconds).toFixed(3)}), bare binding ${b.toFixed(1)} s (RTF ${(b / seconds).toFixed(3)}), ours/bare ${(o / b).toFixed(2)} (target <= 1.1)`,
-      );
+
+    const transcriber = new WhisperTranscriber({ whisperModel: MODEL, vadModel: VAD_MODEL, threads: THREADS, workRoot: path.join(work, "tmp") });
+    // A. jfk through the executable, alone in an empty dir.
+    if (PARTS.has("A")) {
+    const alone = path.join(work, "alone");
+    fs.mkdirSync(alone);
+    const bin = path.join(alone, "callreview");
+    fs.copyFileSync(ensureBinary(), bin);
+    fs.chmodSync(bin, 0o755);
+    const models = path.join(work, "models");
+    fs.mkdirSync(models);
+    fs.symlinkSync(MODEL, path.join(models, path.basename(MODEL)));
+    fs.symlinkSync(VAD_MODEL, path.join(models, path.basename(VAD_MODEL)));
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CALLREVIEW_")));
+    let n = 0;
+    const binaryJfk = (build: string) => {
+      const data = path.join(work, `data-${n++}`);
+      const base = ["--data-dir", data, "--models-dir", models];
+      mustRun(bin, [...base, "company", "create", "Bench"], { cwd: alone, env });
+      return timeIt(() => mustRun(bin, [...base, "submit", fixture("jfk.wav"), "--company", "1", "--wait", "--json", "--pipeline", "live", "--whisper-threads", String(THREADS), "--workers", "1"], { cwd: alone, env: { ...env, CALLREVIEW_ENGINE_BUILD: build } }));
+    };
+    const simdRuns: number[] = [];
+    const genericRuns: number[] = [];
+    const cliRuns: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      simdRuns.push(binaryJfk("auto"));
+      cliRuns.push(timeIt(() => mustRun(whisperCli, cliArgs(fixture("jfk.wav")))));
+      if (GENERIC) genericRuns.push(binaryJfk("generic"));
     }
-    console.log(`peak RSS: ${peakRssMiB()} MiB`);
+    const doctor = JSON.parse(mustRun(bin, ["--data-dir", path.join(work, "data-doctor"), "doctor", "--json"], { cwd: alone, env }).split("\n\n")[0]);
+    console.log(`\nA. jfk.wav (11 s), weightless tiny.en, ${THREADS} threads — process wall time (start, model load, VAD, transcription${" "}and for callreview the rules analysis and database)`);
+    console.log(`  dist/callreview alone in an empty dir, ${doctor.engines[0].build} build: ${f(median(simdRuns))}  [${simdRuns.map((x) => x.toFixed(2)).join(", ")}]`);
+    if (GENERIC) console.log(`  dist/callreview, CALLREVIEW_ENGINE_BUILD=generic (prebuilt addon): ${f(median(genericRuns))}  [${genericRuns.map((x) => x.toFixed(2)).join(", ")}] -> SIMD is ${(median(genericRuns) / median(simdRuns)).toFixed(1)}x faster (target >= 10)`);
+    console.log(`  whisper-cli (same sources, same flags, no flash attention like ours): ${f(median(cliRuns))}  [${cliRuns.map((x) => x.toFixed(2)).join(", ")}] -> callreview / whisper-cli ${(median(simdRuns) / median(cliRuns)).toFixed(2)} (target <= 1.2)`);
+
+    // Engine time alone: our transcriber with the model loaded vs whisper-cli's total minus load.
+    const jfkCall = { id: 1, duration_seconds: 11 } as CallRow;
+    await transcriber.transcribe({ call: jfkCall, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" });
+    const oursJfk: number[] = [];
+    const cliJfk: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      oursJfk.push(await timeAsync(() => transcriber.transcribe({ call: jfkCall, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" })));
+      cliJfk.push(cliEngineSeconds(mustRun(whisperCli, cliArgs(fixture("jfk.wav")))));
+    }
+    console.log(`  engine time, model loaded (${loadedEngines()[0]?.build} build in this process): ours ${f(median(oursJfk))} (VAD + transcription) vs whisper-cli ${f(median(cliJfk))} -> ${(median(oursJfk) / median(cliJfk)).toFixed(2)}`);
+
+    }
+
+    // B. N minutes of stereo.
+    const audio = stereoCall(work);
+    if (PARTS.has("B")) {
+    const call = { id: 2, duration_seconds: audio.seconds } as CallRow;
+    const ours: number[] = [];
+    const cli: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      ours.push(await timeAsync(() => transcriber.transcribe({ call, company, audioPath: audio.stereo, audioFormat: "wav" })));
+      cli.push(timeIt(() => mustRun(whisperCli, cliArgs(audio.left))) + timeIt(() => mustRun(whisperCli, cliArgs(audio.right))));
+    }
+    console.log(`\nB. ${MINUTES} min stereo (AMI repeated, right channel shifted 30 s), ${THREADS} threads`);
+    console.log(`  ours (decode, VAD both channels, speech-only batches): ${f(median(ours))} (RTF ${(median(ours) / audio.seconds).toFixed(3)})  [${ours.map((x) => x.toFixed(1)).join(", ")}]`);
+    console.log(`  whisper-cli on the two channel files: ${f(median(cli))} (RTF ${(median(cli) / audio.seconds).toFixed(3)})  [${cli.map((x) => x.toFixed(1)).join(", ")}] -> ours / whisper-cli ${(median(ours) / median(cli)).toFixed(2)}`);
+
+    }
+
+    // C. VAD.
+    if (PARTS.has("C")) {
+    const vad = VadEngine.load(VAD_MODEL);
+    const info = readWavInfo(audio.left);
+    const left = readPcm16Window(audio.left, info, 0, 0, info.frames);
+    const right = readPcm16Window(audio.right, info, 0, 0, info.frames);
+    const oursVad: number[] = [];
+    const bothVad: number[] = [];
+    const cliVad: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      oursVad.push(await timeAsync(() => vad.detect(left)));
+      bothVad.push(await timeAsync(() => vad.detectEach([left, right])));
+      cliVad.push(timeIt(() => mustRun(whisperVad, ["-f", audio.left, "-vm", VAD_MODEL, "-t", "1", "-np"])));
+    }
+    const rate = (s: number, minutes = MINUTES) => (minutes / s).toFixed(1);
+    console.log(`\nC. Silero VAD (v6.2.0), ${MINUTES} min, 1 thread per channel`);
+    console.log(`  ours, one channel: ${f(median(oursVad))} -> ${rate(median(oursVad))} audio min/s`);
+    console.log(`  whisper-vad-speech-segments (same sources, process incl. WAV read): ${f(median(cliVad))} -> ${rate(median(cliVad))} audio min/s -> ours / cli ${(median(oursVad) / median(cliVad)).toFixed(2)} (target <= 1.3)`);
+    console.log(`  ours, both channels in parallel: ${f(median(bothVad))} -> ${rate(median(bothVad), 2 * MINUTES)} channel-min/s`);
+    }
+    console.log(`\npeak RSS of this process: ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB; load average at end: ${load()}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

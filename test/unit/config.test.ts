@@ -16,6 +16,12 @@ describe("config: flags > env > defaults", () => {
     expect(loadConfig({ port: "9100", pipeline: "placeholder" }, env)).toMatchObject({ port: 9100, pipeline: "placeholder", dataDir: "/tmp/x" });
   });
 
+  it("engine build: auto by default, env CALLREVIEW_ENGINE_BUILD, flag --engine-build wins", () => {
+    expect(loadConfig({}, {}).engineBuild).toBe("auto");
+    expect(loadConfig({}, { CALLREVIEW_ENGINE_BUILD: "generic" }).engineBuild).toBe("generic");
+    expect(loadConfig({ engineBuild: "simd" }, { CALLREVIEW_ENGINE_BUILD: "generic" }).engineBuild).toBe("simd");
+  });
+
   it.each([
     [{ port: "eighty" }, {}, /invalid value for --port: "eighty"/],
     [{ port: "70000" }, {}, /--port.*0 to 65535/],
@@ -23,6 +29,8 @@ describe("config: flags > env > defaults", () => {
     [{ pipeline: "fast" }, {}, /--pipeline: "fast" \(expected one of auto, placeholder, live\)/],
     [{}, { CALLREVIEW_OLLAMA_URL: "ftp://x" }, /CALLREVIEW_OLLAMA_URL/],
     [{ maxUploadMb: "1.5" }, {}, /--max-upload-mb/],
+    [{ engineBuild: "avx2" }, {}, /--engine-build: "avx2" \(expected one of auto, simd, generic\)/],
+    [{}, { CALLREVIEW_ENGINE_BUILD: "fast" }, /CALLREVIEW_ENGINE_BUILD: "fast"/],
   ] as const)("refuses a bad value, naming it: %j %j", (flags, env, message) => {
     expect(() => loadConfig(flags, env)).toThrow(message);
   });

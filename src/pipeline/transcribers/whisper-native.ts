@@ -1,12 +1,11 @@
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { isBun } from "../../runtime.js";
+import type { EngineBuild } from "../../config.js";
+import { loadWhisperAddon } from "../../engines/whisper-addon.js";
 
 /**
- * The whisper.cpp engine (@fugood/whisper.node's prebuilt CPU addon). It is
- * required by a static path so `bun build --compile` embeds the addon in the
- * executable; nothing is ever downloaded.
+ * The whisper.cpp engine (@fugood/whisper.node's binding): our SIMD build or the prebuilt
+ * generic addon, both embedded in the executable (see src/engines/whisper-addon.ts).
  */
 interface NativeResult {
   language?: string;
@@ -31,13 +30,10 @@ interface NativeModule {
 
 let native: NativeModule | undefined;
 
-export function whisperBinding(): NativeModule {
+/** The addon chosen by src/engines/whisper-addon.ts (SIMD build when the CPU has it, else the prebuilt generic one). */
+export function whisperBinding(build: EngineBuild = "auto"): NativeModule {
   if (!native) {
-    // Bun's bundler embeds an addon only when it sees a literal require() of it;
-    // Node's ESM has no global require, so it gets one from createRequire.
-    native = (
-      isBun ? require("@fugood/node-whisper-linux-x64/index.node") : createRequire(import.meta.url)("@fugood/node-whisper-linux-x64/index.node")
-    ) as NativeModule;
+    native = loadWhisperAddon(build).addon as NativeModule;
     try {
       // The engine otherwise writes every load and decode step to stderr.
       native.WhisperContext.toggleNativeLog?.(false);
@@ -63,7 +59,10 @@ export function defaultThreads(configured: number): number {
   return Math.max(1, typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length);
 }
 
-/** One engine call at a time per context: a whisper.cpp context is not re-entrant. */
+/**
+ * One engine call at a time: a whisper.cpp context is not re-entrant, and whisper and VAD share
+ * one lane so their threads together never exceed the cores (see docs/transcription.md, threads).
+ */
 class Serial {
   private tail: Promise<unknown> = Promise.resolve();
   run<T>(fn: () => Promise<T>): Promise<T> {
@@ -81,9 +80,11 @@ export interface EngineSegment {
 }
 
 /** A loaded whisper model; loaded once per process and shared by every transcription. */
+const engineLane = new Serial();
+
 export class WhisperEngine {
   private static loaded = new Map<string, WhisperEngine>();
-  private readonly serial = new Serial();
+  private readonly serial = engineLane;
 
   private constructor(
     readonly modelPath: string,
@@ -149,43 +150,65 @@ export interface SpeechSpan {
   end: number;
 }
 
-/** Silero voice activity detection (whisper.cpp's ggml port); loaded once per process. */
+/**
+ * Silero voice activity detection (whisper.cpp's ggml port); loaded once per process with one
+ * context per channel, each on one thread: the network is small and sequential (an LSTM), so a
+ * second thread only adds synchronisation, while the two channels of a call run side by side.
+ */
 export class VadEngine {
   private static loaded = new Map<string, VadEngine>();
-  private readonly serial = new Serial();
+  /** Threads per VAD context. */
+  static readonly THREADS = 1;
+  private readonly serial = engineLane;
 
   private constructor(
     readonly modelPath: string,
-    private readonly ctx: NativeVadContext,
+    private readonly contexts: NativeVadContext[],
   ) {}
 
-  static load(modelPath: string, threads: number): VadEngine {
+  /** `channels` contexts (at most 2 are ever used at once). */
+  static load(modelPath: string, channels = 2): VadEngine {
     const key = path.resolve(modelPath);
     let engine = VadEngine.loaded.get(key);
     if (!engine) {
-      let ctx: NativeVadContext;
+      const contexts: NativeVadContext[] = [];
       try {
-        ctx = new (whisperBinding().WhisperVadContext)({ filePath: key, nThreads: threads, useGpu: false });
+        for (let i = 0; i < Math.max(1, channels); i++) contexts.push(new (whisperBinding().WhisperVadContext)({ filePath: key, nThreads: VadEngine.THREADS, useGpu: false }));
       } catch (e) {
         throw new ModelLoadError(key, `VAD model ${key} could not be loaded (${(e as Error).message}): the file is missing, truncated or not a Silero ggml model`);
       }
-      engine = new VadEngine(key, ctx);
+      engine = new VadEngine(key, contexts);
       VadEngine.loaded.set(key, engine);
     }
     return engine;
   }
 
+  /** How many channels detectEach runs at once. */
+  get parallel(): number {
+    return this.contexts.length;
+  }
+
   /** Speech spans in 16 kHz mono 16-bit PCM, in seconds from its start. */
-  detect(pcm: Int16Array): Promise<SpeechSpan[]> {
-    return this.serial.run(async () => {
-      if (pcm.length === 0) return [];
-      const data = pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.byteLength) as ArrayBuffer;
-      const spans = await this.ctx.detectSpeechData(data, {});
-      return spans.map((s) => ({ start: s.t0 / 100, end: s.t1 / 100 }));
-    });
+  async detect(pcm: Int16Array): Promise<SpeechSpan[]> {
+    return (await this.detectEach([pcm]))[0];
+  }
+
+  /** Speech spans of several PCM buffers (the channels of one window), each on its own context, in parallel. */
+  detectEach(pcms: Int16Array[]): Promise<SpeechSpan[][]> {
+    if (pcms.length > this.contexts.length) throw new Error(`VAD: ${pcms.length} buffers for ${this.contexts.length} contexts`);
+    return this.serial.run(() =>
+      Promise.all(
+        pcms.map(async (pcm, i) => {
+          if (pcm.length === 0) return [];
+          const data = pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.byteLength) as ArrayBuffer;
+          const spans = await this.contexts[i].detectSpeechData(data, {});
+          return spans.map((s) => ({ start: s.t0 / 100, end: s.t1 / 100 }));
+        }),
+      ),
+    );
   }
 
   detectFile(file: string): Promise<SpeechSpan[]> {
-    return this.serial.run(async () => (await this.ctx.detectSpeechFile(file, {})).map((s) => ({ start: s.t0 / 100, end: s.t1 / 100 })));
+    return this.serial.run(async () => (await this.contexts[0].detectSpeechFile(file, {})).map((s) => ({ start: s.t0 / 100, end: s.t1 / 100 })));
   }
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { openCallAudio, SAMPLE_RATE, type PcmAudio } from "../../audio/decode.js";
-import type { Config } from "../../config.js";
+import type { Config, EngineBuild } from "../../config.js";
 import { AppError } from "../../errors.js";
 import type { Logger } from "../../logger.js";
 import { selectTranscriptionModels } from "../../models/find.js";
@@ -12,7 +12,7 @@ import { assembleBatch, planBatches, toCallTime } from "../speech-batches.js";
 import { unionSpans, type Span } from "../speech-spans.js";
 import { computeTalkMetrics } from "../talk-metrics.js";
 import { PRIVATE_DIR_MODE } from "../../store/private-files.js";
-import { defaultThreads, ModelLoadError, VadEngine, WhisperEngine } from "./whisper-native.js";
+import { defaultThreads, ModelLoadError, VadEngine, whisperBinding, WhisperEngine } from "./whisper-native.js";
 
 /** Audio per VAD call: 10 min of 16-bit mono is ~19 MiB. */
 const VAD_WINDOW_SECONDS = 600;
@@ -24,6 +24,8 @@ export interface WhisperTranscriberOptions {
   /** Null: no trimming of silence and no talk metrics (the models dir has no VAD model). */
   vadModel: string | null;
   threads: number;
+  /** Native engine build (src/engines/whisper-addon.ts); the first transcriber of a process decides. */
+  engineBuild?: EngineBuild;
   /** Temporary per-call files (ffmpeg output) live here and are removed after each call. */
   workRoot: string;
   ffmpegPath?: string;
@@ -52,8 +54,9 @@ export class WhisperTranscriber implements Transcriber {
       const size = fs.statSync(file).size;
       if (expected && size !== expected) throw new ModelLoadError(file, `${what} model ${file} is ${size} bytes, the manifest says ${expected}: truncated or corrupt (run \`callreview models verify\`)`);
     }
+    whisperBinding(opts.engineBuild ?? "auto");
     this.engine = WhisperEngine.load(opts.whisperModel);
-    this.vad = opts.vadModel ? VadEngine.load(opts.vadModel, opts.threads) : null;
+    this.vad = opts.vadModel ? VadEngine.load(opts.vadModel) : null;
   }
 
   get model(): string {
@@ -107,11 +110,10 @@ export class WhisperTranscriber implements Transcriber {
             { channel: repChannel === 0 ? 1 : 0, speaker: "customer" },
           ]
         : [{ channel: 0, speaker: "unknown" }];
-    const speech: Span[][] = [];
-    for (const [i, c] of channels.entries()) {
-      speech.push(this.vad ? await this.detectSpeech(audio, c.channel, input.signal) : [{ start: 0, end: audio.durationSeconds }]);
-      progress?.(((i + 1) / channels.length) * VAD_PROGRESS);
-    }
+    const speech = this.vad
+      ? await this.detectSpeech(audio, channels.map((c) => c.channel), input.signal, progress)
+      : channels.map(() => [{ start: 0, end: audio.durationSeconds }]);
+    progress?.(VAD_PROGRESS);
     return { channels, speech };
   }
 
@@ -152,18 +154,28 @@ export class WhisperTranscriber implements Transcriber {
     return { segments, metrics: this.metricsOf(audio, speech), language: language ?? this.language(input), model: this.model };
   }
 
-  /** Voice activity of one channel, read in windows so an hour-long call never sits in memory whole. */
-  private async detectSpeech(audio: PcmAudio, channel: 0 | 1, signal?: AbortSignal): Promise<Span[]> {
-    const spans: Span[] = [];
+  /**
+   * Voice activity of the channels, read in windows so an hour-long call never sits in memory
+   * whole; the channels of a window are detected in parallel (one VAD context and thread each).
+   */
+  private async detectSpeech(audio: PcmAudio, channels: Array<0 | 1>, signal?: AbortSignal, progress?: (p: number) => void): Promise<Span[][]> {
+    const spans: Span[][] = channels.map(() => []);
     const window = VAD_WINDOW_SECONDS * SAMPLE_RATE;
+    const lanes = Math.max(1, this.vad!.parallel);
     for (let start = 0; start < audio.frames; start += window) {
-      signal?.throwIfAborted();
-      const pcm = audio.read(channel, start, window);
       const offset = start / SAMPLE_RATE;
-      for (const s of await this.vad!.detect(pcm)) spans.push({ start: s.start + offset, end: Math.min(s.end + offset, audio.durationSeconds) });
+      for (let first = 0; first < channels.length; first += lanes) {
+        signal?.throwIfAborted();
+        const group = channels.slice(first, first + lanes);
+        const found = await this.vad!.detectEach(group.map((ch) => audio.read(ch, start, window)));
+        found.forEach((list, j) => {
+          for (const s of list) spans[first + j].push({ start: s.start + offset, end: Math.min(s.end + offset, audio.durationSeconds) });
+        });
+      }
+      progress?.((Math.min(audio.frames, start + window) / audio.frames) * VAD_PROGRESS);
     }
     // A span cut by a window edge is one span.
-    return unionSpans(spans, 0.05);
+    return spans.map((s) => unionSpans(s, 0.05));
   }
 
   /** No ffmpeg: the engine decodes WAV/MP3/FLAC itself, as mono, so there are no speakers and no silence trimming. */
@@ -188,7 +200,7 @@ export class WhisperTranscriber implements Transcriber {
 }
 
 /** The transcriber `serve --pipeline live` uses; throws naming the file when a model is missing or unusable. */
-export function openWhisperTranscriber(config: Pick<Config, "modelsDir" | "dataDir" | "whisperModel" | "whisperThreads" | "ffmpegPath">, logger?: Logger): WhisperTranscriber {
+export function openWhisperTranscriber(config: Pick<Config, "modelsDir" | "dataDir" | "whisperModel" | "whisperThreads" | "ffmpegPath"> & Partial<Pick<Config, "engineBuild">>, logger?: Logger): WhisperTranscriber {
   const models = selectTranscriptionModels(config);
   if (!models.whisper) {
     throw new AppError("invalid_config", `no whisper model in ${config.modelsDir}: put a ggml whisper model there (e.g. ggml-base.en.bin, see models/README.md) or use --pipeline placeholder`);
@@ -199,6 +211,7 @@ export function openWhisperTranscriber(config: Pick<Config, "modelsDir" | "dataD
       whisperModel: models.whisper,
       vadModel: models.vad,
       threads: defaultThreads(config.whisperThreads),
+      engineBuild: config.engineBuild,
       workRoot: path.join(config.dataDir, "tmp", "transcribe"),
       ffmpegPath: config.ffmpegPath,
       logger,
