@@ -9,6 +9,8 @@ export const PIPELINE_MODES = ["auto", "placeholder", "live"] as const;
 export type PipelineMode = (typeof PIPELINE_MODES)[number];
 export const ANALYZER_KINDS = ["auto", "rules", "llama", "ollama"] as const;
 export type AnalyzerKind = (typeof ANALYZER_KINDS)[number];
+export const ENGINE_BUILDS = ["auto", "simd", "generic"] as const;
+export type EngineBuild = (typeof ENGINE_BUILDS)[number];
 
 export interface Config {
   dataDir: string;
@@ -29,6 +31,10 @@ export interface Config {
   analysisTimeoutSeconds: number;
   /** Context window (tokens) of the llama and ollama analyzers. */
   llmContextSize: number;
+  /** CPU threads per llama analysis; 0 = cores / workers (src/engines/thread-plan.ts). */
+  llmThreads: number;
+  /** Native engine build: auto (SIMD when the CPU has AVX2+FMA+F16C and the build exists), simd, or generic. */
+  engineBuild: EngineBuild;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** Whisper ggml file (path, or name in the models dir); unset = the best one the models dir holds. */
   whisperModel: string | undefined;
@@ -107,6 +113,8 @@ export const SETTINGS = [
   def({ key: "ollamaModel", flag: "--ollama-model", env: "CALLREVIEW_OLLAMA_MODEL", default: undefined, parse: optStr, doc: "Ollama model name." }),
   def({ key: "analysisTimeoutSeconds", flag: "--analysis-timeout", env: "CALLREVIEW_ANALYSIS_TIMEOUT", default: 300, parse: int(1, 86_400), doc: "Time budget of one LLM analysis, seconds." }),
   def({ key: "llmContextSize", flag: "--llm-context", env: "CALLREVIEW_LLM_CONTEXT", default: 4096, parse: int(512, 131_072), doc: "Context window (tokens) for the llama and ollama analyzers." }),
+  def({ key: "llmThreads", flag: "--llm-threads", env: "CALLREVIEW_LLM_THREADS", default: 0, parse: int(0, 256), doc: "CPU threads per llama analysis (0 = cores / workers, so that workers x threads <= cores)." }),
+  def({ key: "engineBuild", flag: "--engine-build", env: "CALLREVIEW_ENGINE_BUILD", default: "auto", parse: oneOf(ENGINE_BUILDS), doc: "auto | simd | generic: native engine build (auto = SIMD when the CPU has AVX2+FMA+F16C and that build exists)." }),
   def({ key: "logLevel", flag: "--log-level", env: "CALLREVIEW_LOG_LEVEL", default: "info", parse: oneOf(["debug", "info", "warn", "error", "silent"] as const), doc: "debug | info | warn | error | silent." }),
   def({ key: "whisperModel", flag: "--whisper-model", env: "CALLREVIEW_WHISPER_MODEL", default: undefined, parse: optStr, doc: "Whisper ggml model (path or file name in the models dir); default: the best one installed." }),
   def({ key: "whisperThreads", flag: "--whisper-threads", env: "CALLREVIEW_WHISPER_THREADS", default: 0, parse: int(0, 256), doc: "CPU threads per transcription (0 = all cores)." }),

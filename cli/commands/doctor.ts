@@ -15,6 +15,7 @@ import { openStore } from "../../src/store/open.js";
 import { VERSION } from "../../src/version.js";
 import { addConfigOptions, configFrom, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
+import { llamaEngineSummary } from "../../src/engines/llama-summary.js";
 
 /** Which transcription and VAD model files `serve` would use, and whether each looks loadable (header and size). */
 function transcriptionFindings(config: Config) {
@@ -39,7 +40,7 @@ function transcriptionFindings(config: Config) {
 
 export function doctorCommand(program: Command, ctx: CliContext): void {
   const doctor = program.command("doctor");
-  addConfigOptions(doctor, ["analyzer", "llmModel", "ollamaUrl", "ollamaModel"]);
+  addConfigOptions(doctor, ["analyzer", "llmModel", "ollamaUrl", "ollamaModel", "engineBuild"]);
   doctor
     .description("Check the data dir, database, models and the pipeline mode `serve` would use")
     .option("--pipeline <mode>", "pipeline mode to evaluate (auto | placeholder | live)")
@@ -61,6 +62,7 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
         pipeline: { configured: config.pipeline, active: resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel) },
         transcription: transcriptionFindings(config),
         analyzer: { ...analyzer, ollama },
+        engines: { llama: llamaEngineSummary(config.engineBuild) },
       };
       await store.close();
       if (opts.json) {
@@ -83,6 +85,7 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
           `  ffmpeg      ${report.transcription.ffmpeg ? `${report.transcription.ffmpeg.path} (${report.transcription.ffmpeg.source})` : "not found: OGG/Opus, M4A/MP4, WebM cannot be transcribed"}`,
           `analyzer      ${analyzer.active} (configured ${analyzer.configured}; ${analyzer.reason})`,
           ...(ollama ? [`  ollama      ${ollama.ok ? "ok" : "PROBLEM"}: ${ollama.detail}`] : []),
+          `llama engine  ${report.engines.llama.build}, ${report.engines.llama.target} (configured ${report.engines.llama.configured}; ${report.engines.llama.reason}); CPU: ${Object.entries(report.engines.llama.cpu_features).filter(([, on]) => on).map(([f]) => f).join(" ") || "no AVX features"}`,
         ].join("\n"),
       );
     });

@@ -11,6 +11,7 @@ import { registerInbound } from "./inbound/generic.js";
 import { buildOpenApiDocument, registerSecuritySchemes } from "./openapi.js";
 import { registerV1Routes } from "./routes/index.js";
 import { validationHook } from "./validation.js";
+import { llamaEngineSummary } from "../engines/llama-summary.js";
 
 /**
  * The HTTP application. The v1 routes are registered once on `v1` and mounted
@@ -30,7 +31,7 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     whisper_model: services.pipeline === "live" && models.whisper ? path.basename(models.whisper) : null,
     vad_model: services.pipeline === "live" && models.vad ? path.basename(models.vad) : null,
   };
-  app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline, analyzer: services.analyzer.active, transcription }));
+  app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline, analyzer: services.analyzer.active, transcription, engines: { llama: llamaEngineSummary(services.config.engineBuild) } }));
 
   // The inbound webhook is unversioned (spec 4.8); its own app keeps it out of the v1 registry.
   const inbound = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
