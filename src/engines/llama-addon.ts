@@ -66,11 +66,26 @@ function requireGeneric(): LlamaModule {
   return (isBun ? require("@fugood/node-llama-linux-x64/index.node") : createRequire(import.meta.url)("@fugood/node-llama-linux-x64/index.node")) as LlamaModule;
 }
 
-/** Under Node the SIMD addon is a file in the source tree; inside the executable it is embedded (or was absent at build time). */
-function simdFileState(): "present" | "absent" | "embedded-or-absent" {
-  if (isBun) return "embedded-or-absent";
-  const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../native/out/llama-x86-64-v3/index.node");
-  return fs.existsSync(file) ? "present" : "absent";
+let simdTrial: { module?: LlamaModule; error?: string } | undefined;
+
+/**
+ * Whether the SIMD build is there. Under Node it is a file in the source tree.
+ * Inside the executable it is embedded only if it was built before `npm run
+ * build`, which only loading it tells (loading an addon runs no engine code).
+ */
+function simdFileState(): "present" | "absent" {
+  if (!isBun) {
+    const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../native/out/llama-x86-64-v3/index.node");
+    return fs.existsSync(file) ? "present" : "absent";
+  }
+  if (!simdTrial) {
+    try {
+      simdTrial = { module: requireSimd() };
+    } catch (e) {
+      simdTrial = { error: (e as Error).message.split("\n")[0] };
+    }
+  }
+  return simdTrial.module ? "present" : "absent";
 }
 
 const hasSimdCpu = (f: CpuFeatures) => SIMD_FEATURES.every((k) => f[k]);
@@ -100,18 +115,18 @@ export function llamaAddon(configured: EngineBuild = "auto"): { module: LlamaMod
   if (configured === "generic") generic("configured");
   else if (configured === "simd") {
     if (missing.length) throw new LlamaAddonError(`engine build "simd" needs a CPU with ${SIMD_FEATURES.join(", ")}; this one lacks ${missing.join(", ")}`);
-    if (simdFileState() === "absent") throw new LlamaAddonError(`engine build "simd" is not built (native/out/llama-x86-64-v3/index.node is missing; run npm run build:native)`);
+    if (simdFileState() === "absent") throw new LlamaAddonError(`engine build "simd" is not available (${isBun ? "the executable was built without it" : "native/out/llama-x86-64-v3/index.node is missing"}; run npm run build:native${isBun ? ", then npm run build" : ""})`);
     try {
-      module = requireSimd();
+      module = simdTrial?.module ?? requireSimd();
     } catch (e) {
       throw new LlamaAddonError(`engine build "simd" could not load: ${(e as Error).message.split("\n")[0]}`);
     }
     info = { build: "simd", target: SIMD_TARGET, configured, reason: "configured", cpu };
   } else if (missing.length) generic(`CPU lacks ${missing.join(", ")}`);
-  else if (simdFileState() === "absent") generic("SIMD build not present (native/build-llama.mjs found no compiler, or was not run)");
+  else if (simdFileState() === "absent") generic(isBun ? "SIMD build not embedded (the executable was built without it)" : "SIMD build not present (native/build-llama.mjs found no compiler, or was not run)");
   else {
     try {
-      module = requireSimd();
+      module = simdTrial?.module ?? requireSimd();
       info = { build: "simd", target: SIMD_TARGET, configured, reason: `CPU has ${SIMD_FEATURES.join(", ")}`, cpu };
     } catch (e) {
       generic(`SIMD build did not load (${(e as Error).message.split("\n")[0]})`);
@@ -133,10 +148,9 @@ export function llamaEngineChoice(configured: EngineBuild = "auto"): Omit<LlamaE
   if (loaded) return { ...loaded.info, loaded: true };
   const cpu = cpuFeatures();
   const missing = SIMD_FEATURES.filter((k) => !cpu[k]);
-  const state = simdFileState();
   if (configured === "generic") return { build: "generic", target: GENERIC_TARGET, configured, reason: "configured", cpu, loaded: false };
-  if (configured === "simd") return { build: "simd", target: SIMD_TARGET, configured, reason: missing.length ? `configured, but the CPU lacks ${missing.join(", ")}` : state === "absent" ? "configured, but not built" : "configured", cpu, loaded: false };
+  if (configured === "simd") return { build: "simd", target: SIMD_TARGET, configured, reason: missing.length ? `configured, but the CPU lacks ${missing.join(", ")}` : simdFileState() === "absent" ? "configured, but not built" : "configured", cpu, loaded: false };
   if (missing.length) return { build: "generic", target: GENERIC_TARGET, configured, reason: `CPU lacks ${missing.join(", ")}`, cpu, loaded: false };
-  if (state === "absent") return { build: "generic", target: GENERIC_TARGET, configured, reason: "SIMD build not present", cpu, loaded: false };
-  return { build: "simd", target: SIMD_TARGET, configured, reason: `CPU has ${SIMD_FEATURES.join(", ")}${isBun ? " (falls back to generic if the executable was built without it)" : ""}`, cpu, loaded: false };
+  if (simdFileState() === "absent") return { build: "generic", target: GENERIC_TARGET, configured, reason: isBun ? "SIMD build not embedded in this executable" : "SIMD build not present", cpu, loaded: false };
+  return { build: "simd", target: SIMD_TARGET, configured, reason: `CPU has ${SIMD_FEATURES.join(", ")}`, cpu, loaded: false };
 }

@@ -15,11 +15,13 @@ import { fixture } from "../helpers/fixtures.js";
  */
 const MODEL = fixture("stories260K.gguf");
 const limits = { maxString: 12, maxItems: 1 };
+// One thread: the engine's threads spin-wait for each other, which a loaded test machine punishes.
+const threads = 1;
 const input = (id: string) => ({ call: evalCall(1), company: EVAL_COMPANY, transcript: scriptedCall(id).transcript });
 
 describe.skipIf(!fs.existsSync(MODEL))("llama analyzer (real engine, fixture model)", () => {
   it("writes a strict-schema report, identical on a second run, from a transcript split into parts", async () => {
-    const analyzer = new LlamaAnalyzer({ modelPath: MODEL, contextSize: 4096, timeoutSeconds: 300, limits });
+    const analyzer = new LlamaAnalyzer({ modelPath: MODEL, contextSize: 4096, timeoutSeconds: 300, limits, threads });
     const parts = await analyzer.plan(input("good_won"));
     expect(parts.length).toBeGreaterThan(1);
     // Nothing dropped: the parts hold every transcript line, in order.
@@ -33,14 +35,14 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer (real engine, fixture mod
     expect(first.overall_score).toBe(Math.round(mean * 10));
     const second = await analyzer.analyze(input("good_won"));
     expect(JSON.stringify(second)).toBe(JSON.stringify(first));
-  });
+  }, 300_000);
 
   it("keeps the trackers' compliance alerts whatever the model writes", async () => {
-    const analyzer = new LlamaAnalyzer({ modelPath: MODEL, contextSize: 4096, timeoutSeconds: 300, limits });
+    const analyzer = new LlamaAnalyzer({ modelPath: MODEL, contextSize: 4096, timeoutSeconds: 300, limits, threads });
     const r = await analyzer.analyze(input("compliance_card"));
     expect(r.compliance_alerts.map((a) => a.type)).toEqual(expect.arrayContaining(["recording_disclosure_late", "payment_data_request"]));
     expect(r.manager_review_required).toBe(true);
-  });
+  }, 300_000);
 
   it("stops at its time budget with a retryable analysis_failed", async () => {
     const analyzer = new LlamaAnalyzer({ modelPath: MODEL, contextSize: 4096, timeoutSeconds: 0.01, limits });
