@@ -28,6 +28,8 @@ const work = path.join(root, "native", "out", "llama-build");
 const tree = path.join(work, "tree");
 const buildDir = path.join(work, "cmake");
 const JOBS = "2";
+// --bench also builds the bench-only harness native/bench/llama-cbench.cpp (not part of npm ci).
+const bench = process.argv.includes("--bench");
 // The ISA level of the SIMD build; the loader checks the CPU for exactly these features.
 const MARCH = "x86-64-v3";
 
@@ -59,7 +61,8 @@ function main() {
     script: createHash("sha256").update(fs.readFileSync(self)).digest("hex"),
   };
   const keyText = JSON.stringify(key);
-  if (fs.existsSync(outFile) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === keyText) return say(`up to date (${path.relative(root, outFile)})`);
+  const benchFile = path.join(outDir, "llama-cbench");
+  if (fs.existsSync(outFile) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === keyText && (!bench || fs.existsSync(benchFile))) return say(`up to date (${path.relative(root, outFile)})`);
 
   const started = Date.now();
   say(`building the ${MARCH} llama addon from ${Object.entries(key.versions).map(([k, v]) => `${k}@${v}`).join(", ")} (-j${JOBS}, a few minutes)`);
@@ -74,6 +77,13 @@ function main() {
   if (configure.status !== 0) return fail("cmake configure failed");
   const build = spawnSync("cmake", ["--build", buildDir, "--target", "llama_addon", "-j", JOBS], { stdio: ["ignore", "inherit", "inherit"] });
   if (build.status !== 0) return fail("compilation failed");
+  if (bench) {
+    const b = spawnSync("cmake", ["--build", buildDir, "--target", "llama_cbench", "-j", JOBS], { stdio: ["ignore", "inherit", "inherit"] });
+    if (b.status !== 0) return fail("bench harness compilation failed");
+    fs.mkdirSync(outDir, { recursive: true });
+    fs.copyFileSync(path.join(buildDir, "llama_cbench"), path.join(outDir, "llama-cbench"));
+    say(`built ${path.relative(root, path.join(outDir, "llama-cbench"))}`);
+  }
   fs.mkdirSync(outDir, { recursive: true });
   // Written under a temporary name then renamed: a half-copied addon is never loaded.
   const tmp = `${outFile}.tmp-${process.pid}`;
@@ -141,6 +151,8 @@ function assembleTree(versions) {
   for (const n of fs.readdirSync(rn).filter((n) => (/^rn-|^anyascii\./.test(n)) && n !== "rn-llama.cpp")) copyFile(path.join(rn, n), path.join(src, "rn-llama", n), unprefix);
   // The multimodal tool the binding links (never used by callreview, but part of the binding).
   copyDir(path.join(rn, "tools", "mtmd"), path.join(lc, "tools", "mtmd"), () => true, unprefix);
+  // Our bench-only harness (built only with --bench; CMake wants the file at configure time).
+  put(path.join(tree, "bench", "llama-cbench.cpp"), fs.readFileSync(path.join(root, "native", "bench", "llama-cbench.cpp")));
   // Header-only vendored libraries.
   copyDir(path.join(rn, "nlohmann"), path.join(lc, "vendor", "nlohmann"));
   // What llama.cpp's CMake would generate.
@@ -215,6 +227,8 @@ file(GLOB MTMD_SRC \${L}/tools/mtmd/*.cpp \${L}/tools/mtmd/debug/*.cpp)
 file(GLOB MTMD_MODELS \${L}/tools/mtmd/models/*.cpp)
 file(GLOB RN_SRC \${S}/rn-llama/*.cpp \${S}/rn-llama/*.c)
 file(GLOB BINDING_SRC \${S}/*.cc \${S}/*.cpp)
+# src/llama.cpp is the llama.cpp directory, not a source file.
+list(FILTER BINDING_SRC EXCLUDE REGEX "/llama\\.cpp$")
 
 # Only ggml's kernels decide speed: they get -O3 and the ISA level; the rest
 # (model graphs, chat templates, the binding) is compiled for build time, in
@@ -248,6 +262,12 @@ add_library(llama_addon SHARED $<TARGET_OBJECTS:p_ggml> $<TARGET_OBJECTS:p_llama
 set_target_properties(llama_addon PROPERTIES PREFIX "" OUTPUT_NAME "index" SUFFIX ".node" LINKER_LANGUAGE CXX)
 target_link_options(llama_addon PRIVATE -Wl,--exclude-libs,ALL -static-libstdc++ -static-libgcc)
 target_link_libraries(llama_addon PRIVATE Threads::Threads dl m)
+# Bench only (native/build-llama.mjs --bench): llama.cpp's C API from the same objects.
+add_executable(llama_cbench EXCLUDE_FROM_ALL \${CMAKE_SOURCE_DIR}/bench/llama-cbench.cpp $<TARGET_OBJECTS:p_ggml> $<TARGET_OBJECTS:p_llama> $<TARGET_OBJECTS:p_models>)
+target_include_directories(llama_cbench PRIVATE \${INC})
+target_compile_definitions(llama_cbench PRIVATE \${DEFS})
+target_compile_options(llama_cbench PRIVATE -O2 -march=${MARCH} -w)
+target_link_libraries(llama_cbench PRIVATE Threads::Threads dl m)
 `;
 }
 
