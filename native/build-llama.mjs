@@ -58,7 +58,7 @@ function main() {
   const key = {
     march: MARCH,
     versions: Object.fromEntries(deps.map((d) => [d, pkgVersion(d)])),
-    script: createHash("sha256").update(fs.readFileSync(self)).digest("hex"),
+    script: createHash("sha256").update(fs.readFileSync(self)).update(fs.readFileSync(path.join(root, "native", "llama-unsupported.cpp"))).digest("hex"),
   };
   const keyText = JSON.stringify(key);
   const benchFile = path.join(outDir, "llama-cbench");
@@ -161,8 +161,19 @@ function assembleTree(versions) {
   const commit = /BUILD_COMMIT = '([0-9a-f]+)'/.exec(v)?.[1] ?? "unknown";
   put(
     path.join(lc, "common", "build-info.cpp"),
-    `int LLAMA_BUILD_NUMBER = ${num};\nchar const * LLAMA_COMMIT = "${commit}";\nchar const * LLAMA_COMPILER = "gcc";\nchar const * LLAMA_BUILD_TARGET = "${MARCH}-linux";\n`,
+    [
+      `#include "build-info.h"`,
+      `#include <cstdio>`,
+      `int llama_build_number(void) { return ${num}; }`,
+      `const char * llama_commit(void) { return "${commit}"; }`,
+      `const char * llama_compiler(void) { return "gcc"; }`,
+      `const char * llama_build_target(void) { return "${MARCH}-linux"; }`,
+      `const char * llama_build_info(void) { return "b${num}-${commit}"; }`,
+      `void llama_print_build_info(void) { fprintf(stderr, "build: %d (%s) for ${MARCH}\\n", ${num}, "${commit}"); }`,
+      "",
+    ].join("\n"),
   );
+  put(path.join(src, "llama-unsupported.cpp"), fs.readFileSync(path.join(root, "native", "llama-unsupported.cpp")));
 
   // Patches. The sources are copied above unpatched (by put), then each patched
   // file is written once with all its patches, so an unchanged file keeps its mtime.
@@ -216,14 +227,15 @@ file(GLOB GGML_CPU \${L}/ggml/src/ggml-cpu/*.c \${L}/ggml/src/ggml-cpu/*.cpp
   \${L}/ggml/src/ggml-cpu/llamafile/*.cpp)
 file(GLOB LLAMA_SRC \${L}/src/*.cpp)
 file(GLOB LLAMA_MODELS \${L}/src/models/*.cpp)
-set(COMMON_NAMES build-info chat-auto-parser-generator chat-auto-parser-helpers chat-diff-analyzer chat-peg-parser chat
+set(COMMON_NAMES build-info debug chat-auto-parser-generator chat-auto-parser-helpers chat-diff-analyzer chat-peg-parser chat
   common fit json-schema-to-grammar log ngram-cache ngram-map ngram-mod peg-parser reasoning-budget sampling speculative trie unicode)
 set(COMMON_SRC)
 foreach(n \${COMMON_NAMES})
   list(APPEND COMMON_SRC \${L}/common/\${n}.cpp)
 endforeach()
 file(GLOB JINJA_SRC \${L}/common/jinja/*.cpp)
-file(GLOB MTMD_SRC \${L}/tools/mtmd/*.cpp \${L}/tools/mtmd/debug/*.cpp)
+# (tools/mtmd/debug is a command-line tool of its own: left out.)
+file(GLOB MTMD_SRC \${L}/tools/mtmd/*.cpp)
 file(GLOB MTMD_MODELS \${L}/tools/mtmd/models/*.cpp)
 file(GLOB RN_SRC \${S}/rn-llama/*.cpp \${S}/rn-llama/*.c)
 file(GLOB BINDING_SRC \${S}/*.cc \${S}/*.cpp)
