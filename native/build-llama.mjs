@@ -263,7 +263,7 @@ endfunction()
 part(p_ggml -O3 OFF \${GGML_CORE} \${GGML_CPU})
 part(p_llama -O2 OFF \${LLAMA_SRC})
 part(p_models -O1 ON \${LLAMA_MODELS})
-part(p_common -O1 OFF \${COMMON_SRC} \${JINJA_SRC})
+part(p_common -O2 OFF \${COMMON_SRC} \${JINJA_SRC})
 part(p_mtmd -O1 OFF \${MTMD_SRC})
 part(p_mtmd_models -O1 ON \${MTMD_MODELS})
 # Defines a static helper another model file defines too.

@@ -92,7 +92,7 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer inside the executable", (
     } finally {
       await serve.stop();
     }
-  });
+  }, 600_000);
 
   it("analyze and submit --json keep stdout pure JSON while llama runs (the engine logs elsewhere)", () => {
     const data = path.join(dir, "cli-data");
@@ -108,7 +108,7 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer inside the executable", (
     const call = JSON.parse(s.stdout);
     expect(call.processing_status).toBe("complete");
     expect(call.report_status).toBe("ready");
-  });
+  }, 600_000);
 
   it("with the generic build forced (CALLREVIEW_ENGINE_BUILD=generic) the executable still analyses with llama", () => {
     const data = path.join(dir, "generic-data");
@@ -120,7 +120,7 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer inside the executable", (
     const out = JSON.parse(a.stdout);
     expect(out.analyzer).toBe("llama");
     expect(ReportSchema.safeParse(out.report).success).toBe(true);
-  });
+  }, 600_000);
 
   it("a forced build that cannot run is one clear error, not a silent fallback", () => {
     const bad = run(["--data-dir", path.join(dir, "bad"), "analyze", vtt, ...llama, "--engine-build", "fast"]);
