@@ -261,6 +261,11 @@ function(part name opt unity)
   endif()
 endfunction()
 part(p_ggml -O3 OFF \${GGML_CORE} \${GGML_CPU})
+# OpenMP threads, as llama.cpp's default build and the vendor's prebuilt (which links libgomp too):
+# its barriers sleep after a short spin, where ggml's own pool spins, which a busy host punishes.
+find_package(OpenMP REQUIRED)
+target_compile_definitions(p_ggml PRIVATE GGML_USE_OPENMP)
+target_link_libraries(p_ggml PRIVATE OpenMP::OpenMP_C OpenMP::OpenMP_CXX)
 part(p_llama -O2 OFF \${LLAMA_SRC})
 part(p_models -O1 ON \${LLAMA_MODELS})
 part(p_common -O2 OFF \${COMMON_SRC} \${JINJA_SRC})
@@ -273,13 +278,13 @@ add_library(llama_addon SHARED $<TARGET_OBJECTS:p_ggml> $<TARGET_OBJECTS:p_llama
   $<TARGET_OBJECTS:p_common> $<TARGET_OBJECTS:p_mtmd> $<TARGET_OBJECTS:p_mtmd_models> $<TARGET_OBJECTS:p_binding>)
 set_target_properties(llama_addon PROPERTIES PREFIX "" OUTPUT_NAME "index" SUFFIX ".node" LINKER_LANGUAGE CXX)
 target_link_options(llama_addon PRIVATE -Wl,--exclude-libs,ALL -static-libstdc++ -static-libgcc)
-target_link_libraries(llama_addon PRIVATE Threads::Threads dl m)
+target_link_libraries(llama_addon PRIVATE OpenMP::OpenMP_CXX Threads::Threads dl m)
 # Bench only (native/build-llama.mjs --bench): llama.cpp's C API from the same objects.
 add_executable(llama_cbench EXCLUDE_FROM_ALL \${CMAKE_SOURCE_DIR}/bench/llama-cbench.cpp $<TARGET_OBJECTS:p_ggml> $<TARGET_OBJECTS:p_llama> $<TARGET_OBJECTS:p_models>)
 target_include_directories(llama_cbench PRIVATE \${INC})
 target_compile_definitions(llama_cbench PRIVATE \${DEFS})
 target_compile_options(llama_cbench PRIVATE -O2 -march=${MARCH} -w)
-target_link_libraries(llama_cbench PRIVATE Threads::Threads dl m)
+target_link_libraries(llama_cbench PRIVATE OpenMP::OpenMP_CXX Threads::Threads dl m)
 `;
 }
 
