@@ -1,6 +1,9 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
+import path from "node:path";
+import { chooseAnalyzer } from "../../src/pipeline/analyzers/factory.js";
 import { LlamaAnalyzer } from "../../src/pipeline/analyzers/llama.js";
+import { tempDir } from "../helpers/services.js";
 import { formatSegment } from "../../src/pipeline/analyzers/llm/prompt.js";
 import { StageError } from "../../src/pipeline/ports.js";
 import { ReportSchema } from "../../src/report/schema.js";
@@ -59,6 +62,20 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer (real engine, fixture mod
     expect(missing.message).toBe("llama model file not found: /nonexistent/model.gguf");
     const tiny = await new LlamaAnalyzer({ modelPath: MODEL, contextSize: 256, timeoutSeconds: 10 }).analyze(input("good_won")).catch((e) => e);
     expect(tiny.message).toMatch(/llama context of 256 tokens is too small for the prompt/);
+  });
+
+  it("auto picks llama for a GGUF in the models dir when --llm-model is unset", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const cfg = { analyzer: "auto" as const, llmModel: undefined, modelsDir: dir, ollamaUrl: "http://127.0.0.1:9", ollamaModel: undefined };
+      expect(await chooseAnalyzer(cfg)).toMatchObject({ active: "rules", reason: "no LLM configured" });
+      fs.symlinkSync(MODEL, path.join(dir, "stories260K.gguf"));
+      expect(await chooseAnalyzer(cfg)).toEqual({ configured: "auto", active: "llama", model: path.join(dir, "stories260K.gguf"), reason: "GGUF model present" });
+      // An explicit choice never takes a file it was not given.
+      expect(await chooseAnalyzer({ ...cfg, analyzer: "llama" })).toMatchObject({ active: "llama", model: null });
+    } finally {
+      cleanup();
+    }
   });
 
   it("answers an empty transcript without loading the model", async () => {

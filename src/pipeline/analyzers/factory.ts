@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AnalyzerKind, Config } from "../../config.js";
 import { llamaThreads } from "../../engines/thread-plan.js";
+import { scanModels } from "../../models/find.js";
 import type { Analyzer } from "../ports.js";
 import { LlamaAnalyzer } from "./llama.js";
 import { checkOllama, OllamaAnalyzer } from "./ollama.js";
@@ -26,7 +27,8 @@ export function llmModelPath(config: Pick<Config, "llmModel" | "modelsDir">): st
 }
 
 /**
- * auto = llama when a GGUF is configured and present, else ollama when a model
+ * auto = llama when a GGUF is configured and present (unset: the first GGUF the
+ * models dir holds, in manifest preference order), else ollama when a model
  * is configured and the server has it, else rules. An explicit choice is
  * honoured even when its engine is missing: the analysis then fails with a
  * message naming the cause, rather than quietly producing a different report.
@@ -35,7 +37,7 @@ export async function chooseAnalyzer(
   config: Pick<Config, "analyzer" | "llmModel" | "modelsDir" | "ollamaUrl" | "ollamaModel">,
   probe: (url: string, model: string) => Promise<{ ok: boolean; detail: string }> = (u, m) => checkOllama(u, m, 1500),
 ): Promise<AnalyzerChoice> {
-  const gguf = llmModelPath(config);
+  const gguf = llmModelPath(config) ?? (config.analyzer === "auto" ? scanModels(config.modelsDir).gguf[0] : undefined);
   switch (config.analyzer) {
     case "rules":
       return { configured: "rules", active: "rules", model: null, reason: "configured" };
