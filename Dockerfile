@@ -1,20 +1,20 @@
 # syntax=docker/dockerfile:1
 # Builds the single callreview executable, then runs it on a slim Debian as a non-root user.
 
-# ---- build: Node 20 + the toolchain better-sqlite3 and the SIMD whisper.cpp build need for `npm ci` ----
+# ---- build: Node 20 + the toolchain better-sqlite3 and the SIMD whisper.cpp and llama.cpp builds need for `npm ci` ----
 FROM node:20-bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ cmake ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY package.json package-lock.json ./
-# postinstall compiles the SIMD whisper.cpp addon (native/build.mjs) from the installed sources.
-COPY native/*.mjs native/*.json ./native/
+# native/: the postinstall's build scripts and the empty package the lock's overrides point at.
+COPY native ./native
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && ./dist/callreview --version
 
-# ---- runtime: only the executable and the libraries the whisper.cpp engine links against ----
+# ---- runtime: only the executable and the libraries the whisper.cpp and llama.cpp engines link against ----
 FROM debian:bookworm-slim AS runtime
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libgomp1 libstdc++6 ca-certificates curl ffmpeg \

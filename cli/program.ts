@@ -4,6 +4,7 @@ import { analyzeCommand } from "./commands/analyze.js";
 import { companyCommand } from "./commands/company.js";
 import { deliveriesCommand } from "./commands/deliveries.js";
 import { doctorCommand } from "./commands/doctor.js";
+import { engineBenchCommand } from "./commands/engine-bench.js";
 import { modelsCommand } from "./commands/models.js";
 import { keyCommand } from "./commands/key.js";
 import { serveCommand } from "./commands/serve.js";
@@ -47,6 +48,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   deliveriesCommand(program, ctx);
   analyzeCommand(program, ctx);
   trackersCommand(program, ctx);
+  engineBenchCommand(program, ctx);
 
   // Subcommands inherit the I/O and error handling.
   for (const c of allCommands(program)) {

@@ -1,6 +1,6 @@
 // Compiles the CLI (and everything it imports) into one executable, dist/callreview, with Bun from node_modules.
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,9 +24,9 @@ const args = [
   // Node-only modules: reached only when the runtime is Node, never inside the executable.
   "--external", "better-sqlite3",
   "--external", "@hono/node-server",
-  // Loads its engine binaries by computed paths, so it cannot be embedded: the llama analyzer
-  // imports it at run time from a node_modules folder beside the executable (docs/readme/analyzers.md).
-  "--external", "node-llama-cpp",
+  // The SIMD llama addon is embedded when native/build-llama.mjs built it; without it the
+  // literal require stays unresolved and fails at run time, which selects the generic addon.
+  ...(existsSync(path.join(root, "native", "out", "llama-x86-64-v3", "index.node")) ? [] : ["--external", "*/llama-x86-64-v3/index.node"]),
   path.join(root, "cli", "main.ts"),
   "--outfile", out,
 ];

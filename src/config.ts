@@ -34,6 +34,8 @@ export interface Config {
   analysisTimeoutSeconds: number;
   /** Context window (tokens) of the llama and ollama analyzers. */
   llmContextSize: number;
+  /** CPU threads per llama analysis; 0 = cores / workers (src/engines/thread-plan.ts). */
+  llmThreads: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** Whisper ggml file (path, or name in the models dir); unset = the best one the models dir holds. */
   whisperModel: string | undefined;
@@ -130,10 +132,11 @@ export const SETTINGS = [
   def({ key: "ollamaModel", flag: "--ollama-model", env: "CALLREVIEW_OLLAMA_MODEL", default: undefined, parse: optStr, doc: "Ollama model name." }),
   def({ key: "analysisTimeoutSeconds", flag: "--analysis-timeout", env: "CALLREVIEW_ANALYSIS_TIMEOUT", default: 300, parse: int(1, 86_400), doc: "Time budget of one LLM analysis, seconds." }),
   def({ key: "llmContextSize", flag: "--llm-context", env: "CALLREVIEW_LLM_CONTEXT", default: 4096, parse: int(512, 131_072), doc: "Context window (tokens) for the llama and ollama analyzers." }),
+  def({ key: "llmThreads", flag: "--llm-threads", env: "CALLREVIEW_LLM_THREADS", default: 0, parse: int(0, 256), doc: "CPU threads per llama analysis (0 = cores / workers, so that workers x threads <= cores)." }),
   def({ key: "logLevel", flag: "--log-level", env: "CALLREVIEW_LOG_LEVEL", default: "info", parse: oneOf(["debug", "info", "warn", "error", "silent"] as const), doc: "debug | info | warn | error | silent." }),
   def({ key: "whisperModel", flag: "--whisper-model", env: "CALLREVIEW_WHISPER_MODEL", default: undefined, parse: optStr, doc: "Whisper ggml model (path or file name in the models dir); default: the best one installed." }),
   def({ key: "whisperThreads", flag: "--whisper-threads", env: "CALLREVIEW_WHISPER_THREADS", default: 0, parse: int(0, 256), doc: "CPU threads per transcription (0 = all cores)." }),
-  def({ key: "engineBuild", flag: "--engine-build", env: "CALLREVIEW_ENGINE_BUILD", default: "auto", parse: oneOf(ENGINE_BUILDS), doc: "auto | simd | generic: native engine build (auto = the SIMD build when the CPU supports it)." }),
+  def({ key: "engineBuild", flag: "--engine-build", env: "CALLREVIEW_ENGINE_BUILD", default: "auto", parse: oneOf(ENGINE_BUILDS), doc: "auto | simd | generic: native engine builds (whisper.cpp and llama.cpp; auto = the SIMD build when the CPU supports it and it was built)." }),
   def({ key: "ffmpegPath", flag: "--ffmpeg", env: "CALLREVIEW_FFMPEG", default: undefined, parse: optStr, doc: "ffmpeg executable for OGG/Opus, M4A/MP4, WebM (default: ffmpeg on PATH, then the bundled npm binary)." }),
   def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
   def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),

@@ -20,7 +20,7 @@ export function analyzeCommand(program: Command, ctx: CliContext): void {
     .description("Analyse a transcript file (.vtt, .srt, .json) with the configured analyzer and print the report; stores nothing")
     .option("--company <id>", "use this company's trackers and low-score threshold")
     .option("--rep-speaker <name>", "the speaker who is the rep (others are customers)");
-  addConfigOptions(cmd, ["analyzer", "llmModel", "ollamaUrl", "ollamaModel", "analysisTimeoutSeconds", "llmContextSize"]);
+  addConfigOptions(cmd, ["analyzer", "llmModel", "ollamaUrl", "ollamaModel", "analysisTimeoutSeconds", "llmContextSize", "llmThreads", "engineBuild"]);
   cmd.action(async (file: string, opts: { company?: string; repSpeaker?: string }, c: Command) => {
     const format = formatOfFileName(file);
     if (!format) throw new Error(`cannot tell the format of ${file}: use a .vtt, .srt or .json file`);

@@ -34,7 +34,7 @@ export function submitCommand(program: Command, ctx: CliContext): void {
     .option("--rep-speaker <name>", "with --transcript: the speaker who is the rep (others are customers)")
     .option("--wait", "wait until every call is complete or failed (runs workers in this process)")
     .option("--json", "print the calls as JSON: one object for one file, an array for several");
-  addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadIdleTimeoutMs", "downloadTimeoutMs", "downloadConcurrency", "companyMaxInflight", "dbBusyTimeoutMs", "dbSynchronous", "whisperModel", "whisperThreads", "engineBuild", "ffmpegPath"]);
+  addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "analysisTimeoutSeconds", "llmContextSize", "llmThreads", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadIdleTimeoutMs", "downloadTimeoutMs", "downloadConcurrency", "companyMaxInflight", "dbBusyTimeoutMs", "dbSynchronous", "whisperModel", "whisperThreads", "engineBuild", "ffmpegPath"]);
   cmd.action(async (files: string[], opts: { company: string; repName?: string; customerName?: string; transcript?: string; repSpeaker?: string; wait?: boolean; json?: boolean }, command: Command) => {
     const companyId = parseId(opts.company, "--company");
     if (files.length === 0 && !opts.transcript) throw new Error("nothing to submit: give audio files, or --transcript <file>");

@@ -1,4 +1,5 @@
-import type { Config } from "../config.js";
+import type { Config, EngineBuild } from "../config.js";
+import { llamaEngineChoice, SIMD_FEATURES as LLAMA_SIMD_FEATURES } from "./llama-addon.js";
 import { loadWhisperAddon, whisperEngineStatus, type EngineStatus } from "./whisper-addon.js";
 
 /** An engine `doctor` could not load: the build setting asks for something this machine cannot run. */
@@ -10,13 +11,26 @@ export interface EngineProblem {
   reason: string;
 }
 
-/** The native engines loaded in this process (for /healthz); empty while none is (placeholder pipeline). */
-export function loadedEngines(): EngineStatus[] {
-  const whisper = whisperEngineStatus();
-  return whisper ? [whisper] : [];
+/** The llama.cpp build this process runs (or would run) in the shape every engine is listed in. */
+export function llamaEngineStatus(configured: EngineBuild): EngineStatus {
+  const c = llamaEngineChoice(configured);
+  const simd = c.build === "simd";
+  return { engine: "llama.cpp", build: simd ? "x86-64-v3" : "generic", simd: simd ? [...LLAMA_SIMD_FEATURES] : [], configured, reason: c.reason };
 }
 
-/** Loads each native engine's addon (no model) and says which build runs and why (for `doctor`). */
+/**
+ * The native engines of this process (for /healthz): whisper.cpp once loaded (live pipeline), and
+ * llama.cpp when it is the analyzer (`llamaBuild` is then the configured build); empty otherwise.
+ */
+export function loadedEngines(llamaBuild: EngineBuild | null = null): EngineStatus[] {
+  const out: EngineStatus[] = [];
+  const whisper = whisperEngineStatus();
+  if (whisper) out.push(whisper);
+  if (llamaBuild) out.push(llamaEngineStatus(llamaBuild));
+  return out;
+}
+
+/** Each native engine's build and why (for `doctor`): whisper's addon is loaded (no model); llama's is chosen, not loaded. */
 export function probeEngines(config: Pick<Config, "engineBuild">): Array<EngineStatus | EngineProblem> {
   const out: Array<EngineStatus | EngineProblem> = [];
   try {
@@ -24,5 +38,6 @@ export function probeEngines(config: Pick<Config, "engineBuild">): Array<EngineS
   } catch (e) {
     out.push({ engine: "whisper.cpp", build: null, simd: [], configured: config.engineBuild, reason: (e as Error).message });
   }
+  out.push(llamaEngineStatus(config.engineBuild));
   return out;
 }

@@ -1,6 +1,9 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
+import path from "node:path";
+import { chooseAnalyzer } from "../../src/pipeline/analyzers/factory.js";
 import { LlamaAnalyzer } from "../../src/pipeline/analyzers/llama.js";
+import { tempDir } from "../helpers/services.js";
 import { formatSegment } from "../../src/pipeline/analyzers/llm/prompt.js";
 import { StageError } from "../../src/pipeline/ports.js";
 import { ReportSchema } from "../../src/report/schema.js";
@@ -15,11 +18,13 @@ import { fixture } from "../helpers/fixtures.js";
  */
 const MODEL = fixture("stories260K.gguf");
 const limits = { maxString: 12, maxItems: 1 };
+// One thread: the engine's threads spin-wait for each other, which a loaded test machine punishes.
+const threads = 1;
 const input = (id: string) => ({ call: evalCall(1), company: EVAL_COMPANY, transcript: scriptedCall(id).transcript });
 
 describe.skipIf(!fs.existsSync(MODEL))("llama analyzer (real engine, fixture model)", () => {
   it("writes a strict-schema report, identical on a second run, from a transcript split into parts", async () => {
-    const analyzer = new LlamaAnalyzer({ modelPath: MODEL, contextSize: 4096, timeoutSeconds: 300, limits });
+    const analyzer = new LlamaAnalyzer({ modelPath: MODEL, contextSize: 4096, timeoutSeconds: 300, limits, threads });
     const parts = await analyzer.plan(input("good_won"));
     expect(parts.length).toBeGreaterThan(1);
     // Nothing dropped: the parts hold every transcript line, in order.
@@ -33,14 +38,14 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer (real engine, fixture mod
     expect(first.overall_score).toBe(Math.round(mean * 10));
     const second = await analyzer.analyze(input("good_won"));
     expect(JSON.stringify(second)).toBe(JSON.stringify(first));
-  });
+  }, 300_000);
 
   it("keeps the trackers' compliance alerts whatever the model writes", async () => {
-    const analyzer = new LlamaAnalyzer({ modelPath: MODEL, contextSize: 4096, timeoutSeconds: 300, limits });
+    const analyzer = new LlamaAnalyzer({ modelPath: MODEL, contextSize: 4096, timeoutSeconds: 300, limits, threads });
     const r = await analyzer.analyze(input("compliance_card"));
     expect(r.compliance_alerts.map((a) => a.type)).toEqual(expect.arrayContaining(["recording_disclosure_late", "payment_data_request"]));
     expect(r.manager_review_required).toBe(true);
-  });
+  }, 300_000);
 
   it("stops at its time budget with a retryable analysis_failed", async () => {
     const analyzer = new LlamaAnalyzer({ modelPath: MODEL, contextSize: 4096, timeoutSeconds: 0.01, limits });
@@ -57,6 +62,20 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer (real engine, fixture mod
     expect(missing.message).toBe("llama model file not found: /nonexistent/model.gguf");
     const tiny = await new LlamaAnalyzer({ modelPath: MODEL, contextSize: 256, timeoutSeconds: 10 }).analyze(input("good_won")).catch((e) => e);
     expect(tiny.message).toMatch(/llama context of 256 tokens is too small for the prompt/);
+  });
+
+  it("auto picks llama for a GGUF in the models dir when --llm-model is unset", async () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const cfg = { analyzer: "auto" as const, llmModel: undefined, modelsDir: dir, ollamaUrl: "http://127.0.0.1:9", ollamaModel: undefined };
+      expect(await chooseAnalyzer(cfg)).toMatchObject({ active: "rules", reason: "no LLM configured" });
+      fs.symlinkSync(MODEL, path.join(dir, "stories260K.gguf"));
+      expect(await chooseAnalyzer(cfg)).toEqual({ configured: "auto", active: "llama", model: path.join(dir, "stories260K.gguf"), reason: "GGUF model present" });
+      // An explicit choice never takes a file it was not given.
+      expect(await chooseAnalyzer({ ...cfg, analyzer: "llama" })).toMatchObject({ active: "llama", model: null });
+    } finally {
+      cleanup();
+    }
   });
 
   it("answers an empty transcript without loading the model", async () => {

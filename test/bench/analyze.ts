@@ -3,6 +3,8 @@
  * transcript; llama tokens/s and seconds per report for each GGUF in the
  * models dir, and for the stories260K fixture (engine cost only: a 260K
  * parameter model says nothing about real model speed). Medians of several runs.
+ * Then the llama engine alone inside the executable against llama.cpp built
+ * from the same sources (test/bench/llama-engine.ts).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +17,7 @@ import { scanModels } from "../../src/models/find.js";
 import { CALLS, scriptedCall } from "../eval/calls.js";
 import { EVAL_COMPANY, evalCall } from "../eval/run.js";
 import { fixturesDir } from "../helpers/fixtures.js";
+import { benchLlamaEngine } from "./llama-engine.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -77,3 +80,4 @@ for (const g of ggufs) await benchLlama(g, "");
 const fixtureModel = path.join(fixturesDir, "stories260K.gguf");
 if (fs.existsSync(fixtureModel) && !ggufs.includes(fixtureModel)) await benchLlama(fixtureModel, " (fixture: engine cost only, short output limits)", { maxString: 12, maxItems: 1 });
 if (ggufs.length === 0) console.log(`no GGUF in ${config.modelsDir}: real-model figures need one (--models-dir or CALLREVIEW_MODELS_DIR)`);
+await benchLlamaEngine();

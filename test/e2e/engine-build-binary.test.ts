@@ -38,7 +38,10 @@ describe("engine build through the executable", () => {
     expect(auto.engines[0]).toMatchObject({ engine: "whisper.cpp", build: simdExpected ? "x86-64-v3" : "generic", configured: "auto" });
     expect(auto.cpu).toEqual(cpuFeatures());
     const generic = JSON.parse(run(["--data-dir", data, "doctor", "--json"], { CALLREVIEW_ENGINE_BUILD: "generic" }).stdout);
-    expect(generic.engines).toEqual([{ engine: "whisper.cpp", build: "generic", simd: [], configured: "generic", reason: "engine build set to generic" }]);
+    expect(generic.engines).toEqual([
+      { engine: "whisper.cpp", build: "generic", simd: [], configured: "generic", reason: "engine build set to generic" },
+      expect.objectContaining({ engine: "llama.cpp", build: "generic", simd: [], configured: "generic" }),
+    ]);
     const bad = run(["--data-dir", data, "doctor"], { CALLREVIEW_ENGINE_BUILD: "fast" });
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/CALLREVIEW_ENGINE_BUILD.*"fast".*auto, simd, generic/);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
-import os from "node:os";
-import { isBun } from "../../runtime.js";
+import type { EngineBuild } from "../../config.js";
+import { LlamaAddonError, llamaAddon, type LlamaEngineInfo, type NativeCompletion, type NativeLlamaContext } from "../../engines/llama-addon.js";
+import { llamaThreads } from "../../engines/thread-plan.js";
 import type { Report } from "../../report/schema.js";
 import { StageError, type AnalyzeInput, type Analyzer } from "../ports.js";
 import { chunkLines } from "./llm/chunk.js";
@@ -17,73 +18,47 @@ export interface LlamaOptions {
   contextSize: number;
   timeoutSeconds: number;
   limits?: DraftLimits;
-  /** CPU threads for generation; default one less than the cores (see defaultThreads). */
+  /** CPU threads for prompt processing and generation; default: the thread plan for one worker. */
   threads?: number;
+  /** Which build of the native engine (see src/engines/llama-addon.ts). */
+  engineBuild?: EngineBuild;
 }
 
-/** The message every load failure carries, so an operator knows what to fix without reading a stack. */
-export const ENGINE_HELP =
-  "the llama analyzer runs from the source install under Node (npm start / npm run callreview, with node-llama-cpp and @node-llama-cpp/linux-x64 in node_modules); with the executable use --analyzer ollama or rules (docs/readme/analyzers.md)";
-
-type NodeLlamaCpp = typeof import("node-llama-cpp");
-interface Engine {
-  lib: NodeLlamaCpp;
-  llama: import("node-llama-cpp").Llama;
-  model: import("node-llama-cpp").LlamaModel;
+/** A loaded model with its context: llama.node ties the two together. */
+export interface LlamaEngine {
+  ctx: NativeLlamaContext;
+  info: LlamaEngineInfo;
 }
 
-const engines = new Map<string, Promise<Engine>>();
+const engines = new Map<string, Promise<LlamaEngine>>();
 
-/** Loads the engine and the model once per process; a failed load is not cached, so a fixed install recovers. */
-export function loadEngine(modelPath: string): Promise<Engine> {
-  let p = engines.get(modelPath);
+/** Loads the engine and the model once per process and setting; a failed load is not cached, so a fixed install recovers. */
+export function loadEngine(opts: Pick<LlamaOptions, "modelPath" | "contextSize" | "threads" | "engineBuild">): Promise<LlamaEngine> {
+  const threads = opts.threads ?? llamaThreads();
+  const key = JSON.stringify([opts.modelPath, opts.contextSize, threads, opts.engineBuild ?? "auto"]);
+  let p = engines.get(key);
   if (!p) {
     p = (async () => {
-      if (!fs.existsSync(modelPath)) throw new StageError("analysis_failed", `llama model file not found: ${modelPath}`, false);
-      const lib = await importEngine();
-      let llama: Engine["llama"];
+      if (!fs.existsSync(opts.modelPath)) throw new StageError("analysis_failed", `llama model file not found: ${opts.modelPath}`, false);
+      let addon: ReturnType<typeof llamaAddon>;
       try {
-        // Prebuilt CPU binaries only: never download or compile at run time (air-gapped hosts).
-        llama = await lib.getLlama({ gpu: false, build: "never", usePrebuiltBinaries: true, progressLogs: false, logLevel: lib.LlamaLogLevel.error });
+        addon = llamaAddon(opts.engineBuild ?? "auto");
       } catch (e) {
-        throw new StageError("analysis_failed", `llama engine could not load its native binary (${(e as Error).message.split("\n")[0]}): ${ENGINE_HELP}`, false);
+        if (e instanceof LlamaAddonError) throw new StageError("analysis_failed", e.message, false);
+        throw e;
       }
       try {
-        const model = await llama.loadModel({ modelPath });
-        return { lib, llama, model };
+        // CPU only, an explicit window, one sequence: one analysis at a time per process.
+        const ctx = new addon.module.LlamaContext({ model: opts.modelPath, n_ctx: opts.contextSize, n_threads: threads, n_gpu_layers: 0, n_parallel: 1, use_mmap: true });
+        return { ctx, info: addon.info };
       } catch (e) {
-        throw new StageError("analysis_failed", `llama could not load the model ${modelPath}: ${(e as Error).message.split("\n")[0]}`, false);
+        throw new StageError("analysis_failed", `llama could not load the model ${opts.modelPath}: ${(e as Error).message.split("\n")[0]}`, false);
       }
     })();
-    engines.set(modelPath, p);
-    p.catch(() => engines.delete(modelPath));
+    engines.set(key, p);
+    p.catch(() => engines.delete(key));
   }
   return p;
-}
-
-/**
- * node-llama-cpp is imported at run time only. Inside the compiled executable
- * it cannot load: Bun resolves packages only in the executable's embedded file
- * system (even for files imported from disk), and the engine loads its native
- * binaries by computed paths, so it cannot be embedded either.
- */
-async function importEngine(): Promise<NodeLlamaCpp> {
-  if (isBun) throw new StageError("analysis_failed", `llama engine is not available in the compiled executable: ${ENGINE_HELP}`, false);
-  try {
-    return await import("node-llama-cpp");
-  } catch (e) {
-    throw new StageError("analysis_failed", `llama engine could not load (${(e as Error).message.split("\n")[0]}): ${ENGINE_HELP}`, false);
-  }
-}
-
-/**
- * llama.cpp threads wait for each other at every step; on a busy machine with
- * as many threads as cores that waiting costs a thousandfold (measured: 25 s
- * against 30 ms for the same 23 tokens on 2 loaded cores). One core stays free
- * for the service.
- */
-export function defaultThreads(): number {
-  return Math.max(1, os.availableParallelism() - 1);
 }
 
 /** One generation at a time per process: the machine's cores are the limit, not the queue. */
@@ -95,6 +70,17 @@ function serial<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * Token counts for the chunk planner, which counts synchronously: every line is
+ * tokenized up front; the words of a line too long for one part too, and a
+ * piece of such a line is counted as the sum of its words.
+ */
+async function tokenCounter(ctx: NativeLlamaContext, texts: string[]): Promise<(t: string) => number> {
+  const cache = new Map<string, number>();
+  for (const t of new Set(texts)) cache.set(t, (await ctx.tokenize(t)).tokens.length);
+  return (t: string) => cache.get(t) ?? t.split(" ").reduce((a, w) => a + (cache.get(w) ?? Math.ceil(w.length / 2) + 1), 0);
+}
+
+/**
  * Analysis by an embedded llama.cpp model: output constrained by a grammar
  * built from the Report JSON Schema, temperature 0, fixed seed, an explicit
  * context; a transcript longer than the context is analysed in parts and merged.
@@ -103,65 +89,87 @@ export class LlamaAnalyzer implements Analyzer {
   readonly name = "llama";
   /** Tokens generated by the last analyze(); the benchmark reads it. */
   lastTokens = 0;
+  /** Engine timings of the last analyze(), summed over its parts; the benchmark reads them. */
+  lastTimings = { promptTokens: 0, promptMs: 0, generatedTokens: 0, generationMs: 0 };
   constructor(private readonly opts: LlamaOptions) {}
 
   async analyze(input: AnalyzeInput): Promise<Report> {
     const { ev, rules, ctx, done } = llmGroundwork(input);
     if (done) return done;
-    const engine = await loadEngine(this.opts.modelPath);
+    const engine = await loadEngine(this.opts);
     return serial(() => this.generate(engine, input, ev, rules, ctx));
   }
 
-  /** How many parts the transcript is split into under this context size (exposed for tests and the benchmark). */
+  /** How the transcript is split into parts under this context size (exposed for tests and the benchmark). */
   async plan(input: AnalyzeInput): Promise<string[][]> {
     const ev = gatherEvidence(input.transcript, compiledTrackers(input.company.settings.trackers));
-    const engine = await loadEngine(this.opts.modelPath);
+    const engine = await loadEngine(this.opts);
     return this.chunks(engine, ev);
   }
 
-  /** Exactly the configured size: an explicit window, never a silent default. */
-  private contextSize(_engine: Engine): number {
-    return this.opts.contextSize;
+  /** The engine this analyzer runs on (loads it); doctor and the benchmark report it. */
+  async engine(): Promise<LlamaEngine> {
+    return loadEngine(this.opts);
   }
 
-  private chunks(engine: Engine, ev: ReturnType<typeof gatherEvidence>): string[][] {
-    const count = (t: string) => engine.model.tokenize(t).length;
-    const fixed = count(SYSTEM_PROMPT) + count(userPrompt(evidenceText(ev), [], { index: 0, count: 2 })) + 64;
+  private async chunks(engine: LlamaEngine, ev: ReturnType<typeof gatherEvidence>): Promise<string[][]> {
+    const lines = ev.segments.map(formatSegment);
+    const head = [SYSTEM_PROMPT, userPrompt(evidenceText(ev), [], { index: 0, count: 2 })];
+    let count = await tokenCounter(engine.ctx, [...head, ...lines]);
+    const fixed = count(head[0]) + count(head[1]) + 64;
     // The answer gets half the window; the transcript what the prompt leaves of the other half.
-    const budget = Math.floor(this.contextSize(engine) / 2) - fixed;
-    if (budget < 32) throw new StageError("analysis_failed", `llama context of ${this.contextSize(engine)} tokens is too small for the prompt (${fixed} tokens before any transcript); raise --llm-context`, false);
-    return chunkLines(ev.segments.map(formatSegment), budget, count);
+    const budget = Math.floor(this.opts.contextSize / 2) - fixed;
+    if (budget < 32) throw new StageError("analysis_failed", `llama context of ${this.opts.contextSize} tokens is too small for the prompt (${fixed} tokens before any transcript); raise --llm-context`, false);
+    const long = lines.filter((l) => count(l) + 1 > budget);
+    if (long.length) count = await tokenCounter(engine.ctx, [...head, ...lines, ...long.flatMap((l) => l.split(" "))]);
+    return chunkLines(lines, budget, count);
   }
 
-  private async generate(engine: Engine, input: AnalyzeInput, ev: ReturnType<typeof gatherEvidence>, rules: Report, ctx: Parameters<typeof finalizeLlmReport>[2]): Promise<Report> {
+  private async generate(engine: LlamaEngine, input: AnalyzeInput, ev: ReturnType<typeof gatherEvidence>, rules: Report, fin: Parameters<typeof finalizeLlmReport>[2]): Promise<Report> {
     const budget = AbortSignal.timeout(this.opts.timeoutSeconds * 1000);
     const signal = input.signal ? AbortSignal.any([input.signal, budget]) : budget;
-    const grammar = await engine.llama.createGrammarForJsonSchema(draftJsonSchema(this.opts.limits ?? DEFAULT_DRAFT_LIMITS) as any);
-    const contextSize = this.contextSize(engine);
-    const chunks = this.chunks(engine, ev);
+    const schema = draftJsonSchema(this.opts.limits ?? DEFAULT_DRAFT_LIMITS);
+    const chunks = await this.chunks(engine, ev);
     const evidence = evidenceText(ev);
     const drafts: Draft[] = [];
     this.lastTokens = 0;
-    for (let i = 0; i < chunks.length; i++) {
-      const context = await engine.model.createContext({ contextSize, threads: this.opts.threads ?? defaultThreads() });
-      try {
-        const completion = new engine.lib.LlamaCompletion({ contextSequence: context.getSequence() });
+    this.lastTimings = { promptTokens: 0, promptMs: 0, generatedTokens: 0, generationMs: 0 };
+    const stop = () => engine.ctx.stopCompletion();
+    signal.addEventListener("abort", stop, { once: true });
+    try {
+      for (let i = 0; i < chunks.length; i++) {
+        const failed = (detail?: string) => {
+          if (budget.aborted) return new StageError("analysis_failed", `llama analysis exceeded its time budget of ${this.opts.timeoutSeconds} s (part ${i + 1} of ${chunks.length})`, true);
+          if (input.signal?.aborted) return new StageError("analysis_failed", "llama analysis was cancelled", true);
+          return new StageError("analysis_failed", `llama generation failed: ${detail}`, true);
+        };
+        if (signal.aborted) throw failed();
         const prompt = `${SYSTEM_PROMPT}\n\n${userPrompt(evidence, chunks[i], { index: i, count: chunks.length })}\n`;
-        const promptTokens = engine.model.tokenize(prompt).length;
-        let text: string;
+        const promptTokens = (await engine.ctx.tokenize(prompt)).tokens.length;
+        let r: NativeCompletion;
         try {
-          text = await completion.generateCompletion(prompt, { grammar, temperature: 0, seed: LLM_SEED, maxTokens: contextSize - promptTokens - 1, signal });
+          r = await engine.ctx.completion({
+            prompt,
+            n_predict: this.opts.contextSize - promptTokens - 1,
+            temperature: 0,
+            seed: LLM_SEED,
+            // Only response_format constrains the output (a bare json_schema option is ignored).
+            response_format: { type: "json_schema", json_schema: { strict: true, schema } },
+          });
         } catch (e) {
-          if (budget.aborted) throw new StageError("analysis_failed", `llama analysis exceeded its time budget of ${this.opts.timeoutSeconds} s (part ${i + 1} of ${chunks.length})`, true);
-          if (input.signal?.aborted) throw new StageError("analysis_failed", "llama analysis was cancelled", true);
-          throw new StageError("analysis_failed", `llama generation failed: ${(e as Error).message}`, true);
+          throw failed((e as Error).message);
         }
-        this.lastTokens += engine.model.tokenize(text).length;
-        drafts.push(parseDraft(text, "llama"));
-      } finally {
-        await context.dispose();
+        if (signal.aborted || r.interrupted) throw failed("interrupted");
+        this.lastTokens += r.tokens_predicted;
+        this.lastTimings.promptTokens += r.timings.prompt_n;
+        this.lastTimings.promptMs += r.timings.prompt_ms;
+        this.lastTimings.generatedTokens += r.timings.predicted_n;
+        this.lastTimings.generationMs += r.timings.predicted_ms;
+        drafts.push(parseDraft(r.text, "llama"));
       }
+    } finally {
+      signal.removeEventListener("abort", stop);
     }
-    return finalizeLlmReport(mergeDrafts(drafts), rules, ctx);
+    return finalizeLlmReport(mergeDrafts(drafts), rules, fin);
   }
 }
