@@ -5,6 +5,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(cheaper|less) than (whatever|what) you", "for something (i|we) (d|would|will|might)? ?(use|need|touch) (maybe|once|rarely|twice|hardly)", "(use|need) (it )?(maybe )?(once|twice) a (year|month)",
       "(price|cost|number|quote|fee|premium) NEAR/5 (put me off|scares me|makes me nervous|gives me pause|hard to swallow|out of (reach|range))", "(more|spend|pay) NEAR/4 than (i|we) (can|could|would|d) (spend|pay|justify|manage)", "(cant|can not|couldnt|could not) (justify|swing|stretch to|do) NEAR/4 (that|it|price|cost|number|spend|much)",
       "(more|higher|over|above) than (i|we) (figured|thought|expected|wanted|budgeted|pay|paid|hoped)", "you be (higher|pricier|more expensive|dearer)", "(a lot|too much|steep|pricey|expensive|a stretch) for (me|us|a shop|a team|a company|a place)", "that (a lot|steep|pricey|a stretch)", "be (steep|pricey|a stretch)", "fixed income", "eat* BEFORE/4 (savings|margin|budget|chunk|profit)", "(lose|losing) money BEFORE/3 (every|each|on)",
       "too (expensive|pricey|steep|much)", "(over|above|outside|beyond|exceed*) NEAR/3 budget*", "(cant|cannot|not) afford", "(north|more|higher) NEAR/4 (set aside|budgeted|budget*|had in mind|expected|were expecting)",
@@ -94,6 +95,12 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "We'd have to cut something else to pay for it.",
       "It's not in the budget, plain and simple.",
       "I don't think we can stretch to that.",
+      "Ninety a month for something I'd pull out twice a year? Hmm.",
+      "I'm guessing it'll cost more than what we pay for the add-on we have.",
+      "That's a lot of money for a thing we'd use now and then.",
+      "Twelve hundred a year, for a service I might call once.",
+      "Our current provider charges noticeably less for the same thing.",
+      "I'd be paying for a whole year to use it in one busy month.",
     ],
     negatives: [
       "We spend way too much time on invoices every month.",
@@ -125,6 +132,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_timing", category: "objection", type: "timing", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(not|never) how (we|i) (buy|decide|do things|make decisions)", "(today|tonight|on this call|on the phone) NEAR/2 no",
       "(not|nothing) NEAR/4 (this|until|before) (quarter|year|month|spring|summer|fall|autumn|winter)", "(come back|get back|reach out|call me|try me|ping me) NEAR/5 (in|after|next) NEAR/3 (month|months|quarter|year|spring|summer|fall|autumn|january|season)", "(too much|a lot) (going on|on our plate|on my plate)",
       "(that be|too|awfully|really|pretty) (fast|quick|soon|rushed)", "no (rush|hurry)", "(dont|do not) BEFORE/3 do anything (until|before|till)", "(cant|can not|couldnt|could not|wont|will not) (move|start|switch|change|do anything|commit) BEFORE/3 (before|until|till|this|today|yet)", "(worst|bad|wrong|busiest) (week|time|month|season|moment) to", "think about it over", "(lock|sign|decide|commit) NEAR/3 (anything|something) (today|tonight|now|on the phone)",
       "(not|bad|wrong) NEAR/3 (good time|right time|the time|timing)", "timing NEAR/4 (isnt|not|bad|tricky|off|wrong)", "(revisit|circle back|pick this up|look at this|talk again|come back to this) NEAR/6 (later|next (quarter|year|month)|after|in (january|the spring|the fall|q1|q2|q3|q4))",
@@ -200,6 +208,11 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "We're waiting to see what happens with the funding first.",
       "I'll be in a better place to look at this next year.",
       "Maybe after the wedding season, it's nonstop until October.",
+      "Decide today? No, we don't make decisions like that.",
+      "I never buy anything on the first call, it's a rule of mine.",
+      "Not this week, no way, I'm not committing on the spot.",
+      "Our high season is spring, I won't have time for this until it's over.",
+      "No changes during our peak month, I can't retrain the staff then.",
     ],
     negatives: [
       "We need this before the busy season starts.",
@@ -224,6 +237,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.55,
     patterns: [
+      "@name (just )?(added|launched|rolled out|offers|offered|includes|has|charges|charging|quoted|pitched)", "(their|the other) (rep|salesperson|sales guy|account manager) NEAR/4 (calling|emailing|pitching|chasing)", "(have|has|got|comes with|came with) NEAR/6 (built in|builtin|built-in|included)", "(before|instead of|rather than) (paying|buying|signing up) (for )?(another|a new|something new|a second)", "contract with @name",
       "(another|other|different) (company|firm|vendor|provider|supplier|agency|shop|outfit|broker|installer|bank) NEAR/6 (quote*|offer*|cheaper|already|use|using|with|pitched|sent|bid)", "(been|be|were) (using|with) @name", "(have|got|use|pay) @name (for|and|already|right now|today)", "(our|my) (guy|girl|person|people|team|vendor|provider|broker|agent|installer|accountant|bookkeeper) (already|does|handles|takes care|covers)",
       "(be|stay|staying|stick|sticking|happy|loyal|been) (on|with|at|to) @name", "(use|using|pay|paying) @name", "(quote|bid|proposal|offer|price) from @name", "(see how|how) BEFORE/8 (go|goes|work*) with @name", "@name (does|do|already|handles|covers|takes care)",
       "(stick|stay|staying|sticking) with (what|who|our|the|them)", "(they|it|she|he) (do|does) the job", "(neighbour|neighbor|cousin|nephew|brother|friend) NEAR/6 (pay*|use*|list*|does|do|offered)",
@@ -296,8 +310,18 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "We're still in year two with the current people.",
       "Most of our stuff runs through Google, and it does the job.",
       "Our IT contractor set all of this up and he maintains it.",
+      "Our booking software already has a reminder feature, we just never turned it on.",
+      "I'd rather try the thing that came with our phone system before buying another tool.",
+      "Greenline just rolled out something like this and their guy keeps emailing me.",
+      "The payroll company we use added a scheduling module last month.",
+      "Our laundry vendor does the pickups for less per pound, I think.",
+      "The accounting package has a billing tab we haven't really explored yet.",
+      "Their sales rep has been chasing me about the same feature for weeks.",
+      "Why would I pay for two systems when the one we have can sort of do it?",
     ],
     negatives: [
+      "The last migration lost a bunch of our history, so I'm nervous about moving.",
+      "We moved off the old system two years ago and never looked back.",
       "Our current system crashes every other week.",
       "We had a bad experience with the last vendor, that's why I'm looking.",
       "Our contract with them ends in March, so the timing is good.",
@@ -410,6 +434,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_need", category: "objection", type: "need", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(brother|sister|cousin|nephew|niece|uncle|friend|neighbour|neighbor|son|daughter) (in law )?(is|s|be) (a|an) (lawyer|accountant|electrician|plumber|contractor|bookkeeper|roofer|mechanic|it guy|developer)",
       "(dont|do not|never) (really )?(see|feel) (the|a|much) (need|point|value|reason)", "(dont|do not) (have|get) (that|this|the|much|enough) NEAR/3 (problem|issue|volume|traffic|calls|turnover)", "(do|does|doing) (just )?fine (without|as it is|on our own|by ourselves)", "(nothing|not much) (wrong|broken) with",
       "(we|i) (manage|get by|make do|make it work)", "booked (out|solid|up)", "(dont|do not) really (look at|use|need|think about)",
       "(dont|do not|dont really|not sure we|not sure i|dont think we|dont see (the|a) need|no need) NEAR/3 (need|require|see why)", "(works|working|doing) NEAR/3 (fine|ok|okay|well|alright)", "(happy|fine|ok|okay) NEAR/3 (as is|the way (it|things) (is|are)|with (what|how) we)", "not (interested|really interested)", "(not|isnt) NEAR/3 (problem|issue|pain|priority) for us", "(spreadsheet|whiteboard|paper|excel) NEAR/5 (works|fine|does the job|gets the job done|enough)", "what would we (even|ever) use",
@@ -473,6 +498,12 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "What we have does the trick.",
       "Most of our clients pay on time anyway, so chasing isn't a problem.",
       "Our drivers know the area, they don't need route planning.",
+      "My sister's an accountant, she sorts out my taxes for free.",
+      "A buddy of mine is an electrician, he looks at anything that comes up.",
+      "My nephew built our website and fixes it when it breaks.",
+      "If I need a letter written, I just ask a friend who does that for a living.",
+      "My son-in-law is good with computers, he handles all of that for us.",
+      "Whenever something comes up, I call my cousin, he's a contractor.",
     ],
     negatives: [
       "Our schedule is a complete mess every Monday.",
@@ -498,6 +529,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(heres|here be|thats|that be) (my|the) (worry|concern|fear|hesitation|problem)", "(my|the|our|one) (big |biggest |main |only )?(worry|concern|fear|hesitation) (though|here|with)", "(go|live|sit) through that again", "(lost|lose|wiped|scrambled|corrupted|messed up) NEAR/6 (data|history|records|files|emails|contacts|bookings)", "(reviews|yelp|tripadvisor|google reviews) NEAR/8 (bad|complain*|stars|read about|hear about)",
       "(how|what) (do|would|can) (i|we) (know|be sure|tell)", "(proof|evidence|references|case stud*) NEAR/6 (before|want|need|see|show)", "(sounds|seems|feels) (like )?(a (sales|stretch|pitch|line)|salesy|too easy|off)", "(last|previous|other) (vendor|company|provider|guy|guys|one|firm) NEAR/8 (promised|said the same|told us|burned|let us down|never)", "(not|dont|do not) (buying|buy) (it|that)",
       "(seems|sounds|seem|sound) (unlikely|high|too good|a bit much|optimistic|far fetched)", "big promise", "(nobody|no one|nothing|not something anyone) BEFORE/4 (promise|guarantee*)", "how can you (guarantee|promise|know|say)", "can you (guarantee|promise) (that|it)", "(my|our|the) BEFORE/2 (worry|concern|fear) (is|be)", "(heard|read) BEFORE/8 (broken|hurt|bad|problem*|scam*|clause|complain*|crash*|halo*|lawsuit*)", "(breach|hacked|data leak|went bust|went under)",
       "(sounds|seems) NEAR/3 (too good|hard to believe|fishy|like a scam)", "(hard|difficult) to believe", "(skeptical|sceptical|wary|nervous|worried|burned|burnt|leery)", "(dont|do not|hard to) (trust|believe)", "(scam*|gimmick*)", "(what be|whats) the catch", "(never heard of) NEAR/3 (you|your company|them)", "(reviews|track record|references) NEAR/5 (bad|worried|not great|mixed|nothing)", "(what|how) NEAR/3 (guarantee|proof|sure) NEAR/4 (work|deliver|happen)",
@@ -561,8 +593,18 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Your returns look good, but past performance and all that.",
       "Is this one of those deals where the fine print gets you?",
       "I'd want references from a couple of clinics before I believe it.",
+      "My worry, honestly, is that it fails on the one night we're full.",
+      "The last time we switched systems we lost two years of client notes, so I'm gun-shy.",
+      "I can't go through another migration like that one.",
+      "If it glitches on a Saturday, I'm the one who reads about it in the reviews.",
+      "What happens when the app goes down in the middle of a shift?",
+      "I'm not sure it'll hold up when it's really busy.",
+      "Here's the thing I keep coming back to, what if the data doesn't come across?",
+      "Our last upgrade scrambled the billing records, I'm still cleaning it up.",
     ],
     negatives: [
+      "We lost a big client last year, so we're watching costs.",
+      "Our reviews have been great since we hired the new manager.",
       "That sounds great, honestly.",
       "I've heard good things about you from a friend.",
       "Your support team was really helpful last time.",
@@ -583,6 +625,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_contract", category: "objection", type: "contract", speaker: "customer", threshold: 0.55,
     patterns: [
+      "(roll*|renew*) (over )?(on its own|automatically|by itself)", "(auto renew*|autorenew*|rolls over)",
       "(how|what) NEAR/4 (get out|cancel|exit|leave|walk away) NEAR/6 (if|early|contract|it doesnt)", "(stuck|trapped|tied) NEAR/4 (with|in|for|contract|years|year)", "(commit*|sign*) NEAR/3 (that long|so long|for years|multi year|a long)",
       "(long|multi|three|two|five|36|24|12) NEAR/3 (year|month) NEAR/4 (contract|commitment|term|deal|lock*)", "(lock* in|locked in|tied in|tied into|tied down|commit* to) NEAR/5 (year|years|contract|long|term)", "(cancel*|exit|get out|termination|opt out|auto renew*|notice period) NEAR/6 (fee|penalty|clause|contract|anytime|whenever|month|if|easy|hard)", "(month to month|monthly (plan|contract|basis)|no contract)", "(contract|terms|commitment) NEAR/4 (long|rigid|restrictive|tricky|problem|concern|sticking point)",
     ],
@@ -637,6 +680,10 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Is there a way to try it without signing a long agreement?",
       "Ten years on a panel lease? I might sell the house before then.",
       "I'm not comfortable with the data staying with you after we cancel.",
+      "I think the agreement renews by itself if we don't give ninety days notice.",
+      "Our current deal rolls over automatically unless I cancel in writing.",
+      "Nah, I'm not signing on for two years of anything.",
+      "Two-year terms aren't something we do with new suppliers.",
     ],
     negatives: [
       "How long is the standard contract?",

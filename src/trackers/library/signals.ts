@@ -66,6 +66,7 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
   {
     id: "signal_pricing_terms", category: "buying_signal", type: "pricing_terms", speaker: "customer", strength: "moderate",
     patterns: [
+      "(whats|what be) the damage", "what (does|would|will|do) (it|that|this|they) (run|come to|set me back|set us back)", "what (it|that|this) (costs|cost|comes to|runs) (all in|in total|altogether|per)", "(all in|allin) (price|cost|number)", "(per|a) (user|seat|room|head|location|month) NEAR/3 (or|and|count|charge|price)",
       "(how much|what (does|do|would|will) (it|that|this|they) cost|whats the (price|cost|rate|premium|fee))", "(discount|deal|cheaper) NEAR/6 (if|for|annual*|year|upfront|multi|volume|more|sign)", "(payment|billing|invoic*|pay) NEAR/5 (terms|monthly|annual*|quarterly|upfront|card|net|installment*|options|work|plan)", "(what|whats|is) NEAR/5 (included|include|covered|extra|on top)", "(price|pricing|cost|rate|premium|fee*) NEAR/4 (per|for|include|lock*|hold|same|change|go up|stay)", "(send|get) NEAR/4 (quote|pricing|price sheet|proposal|estimate)", "(setup|set up|hidden|extra|additional|cancellation) NEAR/2 (fee|fees|cost|costs|charge|charges)",
     ],
     exclude: ["too (expensive|much)", "(cant|cannot) afford"],
@@ -100,6 +101,14 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
       "How much would the extended warranty add?",
       "Would you be able to do a payment plan for the equipment?",
       "Is the price locked for the whole term?",
+      "Roughly what does something like this run?",
+      "What would that set us back per month?",
+      "Ballpark, what are we talking for twenty seats?",
+      "Do part-timers count as a seat, or just full-time staff?",
+      "Give me the all-in number, setup and everything.",
+      "What's it come to for the whole building?",
+      "Can we spread that over twelve payments?",
+      "Is the annual price cheaper than paying month by month?",
     ],
     negatives: [
       "That's way too expensive for us.",
