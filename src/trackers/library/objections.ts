@@ -3,7 +3,7 @@ import type { LibraryTracker } from "../format.js";
 /** Objections, raised by the customer. Examples are spoken and varied; negatives are what they are not. */
 export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
-    id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.55,
+    id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.6,
     patterns: [
       "(cheaper|less) than (whatever|what) you", "for something (i|we) (d|would|will|might)? ?(use|need|touch) (maybe|once|rarely|twice|hardly)", "(use|need) (it )?(maybe )?(once|twice) a (year|month)",
       "(price|cost|number|quote|fee|premium) NEAR/5 (put me off|scares me|makes me nervous|gives me pause|hard to swallow|out of (reach|range))", "(more|spend|pay) NEAR/4 than (i|we) (can|could|would|d) (spend|pay|justify|manage)", "(cant|can not|couldnt|could not) (justify|swing|stretch to|do) NEAR/4 (that|it|price|cost|number|spend|much)",
@@ -130,7 +130,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_timing", category: "objection", type: "timing", speaker: "customer", threshold: 0.55,
+    id: "objection_timing", category: "objection", type: "timing", speaker: "customer", threshold: 0.6,
     patterns: [
       "(not|never) how (we|i) (buy|decide|do things|make decisions)", "(today|tonight|on this call|on the phone) NEAR/2 no",
       "(not|nothing) NEAR/4 (this|until|before) (quarter|year|month|spring|summer|fall|autumn|winter)", "(come back|get back|reach out|call me|try me|ping me) NEAR/5 (in|after|next) NEAR/3 (month|months|quarter|year|spring|summer|fall|autumn|january|season)", "(too much|a lot) (going on|on our plate|on my plate)",
@@ -235,7 +235,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.55,
+    id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.6,
     patterns: [
       "@name (just )?(added|launched|rolled out|offers|offered|includes|has|charges|charging|quoted|pitched)", "(their|the other) (rep|salesperson|sales guy|account manager) NEAR/4 (calling|emailing|pitching|chasing)", "(have|has|got|comes with|came with) NEAR/6 (built in|builtin|built-in|included)", "(before|instead of|rather than) (paying|buying|signing up) (for )?(another|a new|something new|a second)", "contract with @name",
       "(another|other|different) (company|firm|vendor|provider|supplier|agency|shop|outfit|broker|installer|bank) NEAR/6 (quote*|offer*|cheaper|already|use|using|with|pitched|sent|bid)", "(been|be|were) (using|with) @name", "(have|got|use|pay) @name (for|and|already|right now|today)", "(our|my) (guy|girl|person|people|team|vendor|provider|broker|agent|installer|accountant|bookkeeper) (already|does|handles|takes care|covers)",
@@ -320,6 +320,13 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Why would I pay for two systems when the one we have can sort of do it?",
     ],
     negatives: [
+      "We use Outlook for email and that's about it.",
+      "Our office manager has been with us eleven years, she's great.",
+      "We tried an agency once, years ago, and it was a mess.",
+      "Our cost per lead has gone up a lot this year.",
+      "My son handles the paperwork, he'd want to look first.",
+      "I have Medicare and a supplement plan.",
+      "Social Security covers part of it.",
       "The last migration lost a bunch of our history, so I'm nervous about moving.",
       "We moved off the old system two years ago and never looked back.",
       "Our current system crashes every other week.",
@@ -342,7 +349,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_authority", category: "objection", type: "authority", speaker: "customer", threshold: 0.55,
+    id: "objection_authority", category: "objection", type: "authority", speaker: "customer", threshold: 0.6,
     patterns: [
       "(run|take|bring|put) (it|this|that) (by|to|past|in front of) NEAR/3 (@name|my|our|the)", "(need|have|got|want) to (check|talk|speak|discuss|confer) (with|to) @name", "(check|talk|speak) (with|to) @name (first|before|about)", "(@name|she|he|they) (has|have|would have|will have|d have) to (approve|sign|okay|agree|decide)", "(up to|decision (is|be)|call is) NEAR/3 (@name|him|her|them|the board|my (boss|wife|husband|partner))", "(not|cant|can not) (sign|approve|commit|decide) NEAR/6 (without|myself|on my own|alone)",
       "(loop in|run (this|it) by|check with|talk to|talk it over with|speak to|ask|bring in|clear (it|this) with) NEAR/3 (my|our|the) NEAR/2 (boss|manager|partner|partners|wife|husband|spouse|cfo|ceo|vp|director|board|owner|finance|legal|procurement|committee|founder|accountant|son|daughter|landlord|lawyer|attorney)", "(not|isnt) NEAR/3 (my (call|decision)|up to me|my department)", "(signs off|sign off|signs everything|has to approve|have to approve|needs to approve|final say|final word|decision maker|makes the call|makes the decisions) ", "(board|committee|procurement|legal) NEAR/6 (review|look|approve|need|has to|have to|want)", "above my pay grade",
@@ -412,6 +419,11 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "I need my husband's sign-off, we share the account.",
     ],
     negatives: [
+      "Monday at eleven is better for her, she has a meeting at ten.",
+      "Fine, send me what I need to sign.",
+      "I can't promise anything, but send it over.",
+      "I can't really switch before the renewal date.",
+      "I don't do six-month deals with anyone new.",
       "I own the business, so it's my decision.",
       "My boss asked me to look into this.",
       "The board already approved the budget for it.",
@@ -432,7 +444,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_need", category: "objection", type: "need", speaker: "customer", threshold: 0.55,
+    id: "objection_need", category: "objection", type: "need", speaker: "customer", threshold: 0.6,
     patterns: [
       "(brother|sister|cousin|nephew|niece|uncle|friend|neighbour|neighbor|son|daughter) (in law )?(is|s|be) (a|an) (lawyer|accountant|electrician|plumber|contractor|bookkeeper|roofer|mechanic|it guy|developer)",
       "(dont|do not|never) (really )?(see|feel) (the|a|much) (need|point|value|reason)", "(dont|do not) (have|get) (that|this|the|much|enough) NEAR/3 (problem|issue|volume|traffic|calls|turnover)", "(do|does|doing) (just )?fine (without|as it is|on our own|by ourselves)", "(nothing|not much) (wrong|broken) with",
@@ -506,6 +518,10 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Whenever something comes up, I call my cousin, he's a contractor.",
     ],
     negatives: [
+      "That's more than we pay now, by a lot.",
+      "I'm not interested, please take me off your list.",
+      "We underpaid a little last quarter and got a penalty.",
+      "Does it cover flood damage too?",
       "Our schedule is a complete mess every Monday.",
       "We waste hours every week on this.",
       "The spreadsheet keeps breaking and nobody knows how to fix it.",
@@ -527,7 +543,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.55,
+    id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.6,
     patterns: [
       "(heres|here be|thats|that be) (my|the) (worry|concern|fear|hesitation|problem)", "(my|the|our|one) (big |biggest |main |only )?(worry|concern|fear|hesitation) (though|here|with)", "(go|live|sit) through that again", "(lost|lose|wiped|scrambled|corrupted|messed up) NEAR/6 (data|history|records|files|emails|contacts|bookings)", "(reviews|yelp|tripadvisor|google reviews) NEAR/8 (bad|complain*|stars|read about|hear about)",
       "(how|what) (do|would|can) (i|we) (know|be sure|tell)", "(proof|evidence|references|case stud*) NEAR/6 (before|want|need|see|show)", "(sounds|seems|feels) (like )?(a (sales|stretch|pitch|line)|salesy|too easy|off)", "(last|previous|other) (vendor|company|provider|guy|guys|one|firm) NEAR/8 (promised|said the same|told us|burned|let us down|never)", "(not|dont|do not) (buying|buy) (it|that)",
@@ -603,6 +619,10 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Our last upgrade scrambled the billing records, I'm still cleaning it up.",
     ],
     negatives: [
+      "I'm a little nervous, this is all new to me.",
+      "I'm getting nervous about whether I've saved enough.",
+      "How does it work with the mortgage company?",
+      "The website says one price, but I don't believe the estimate sites.",
       "We lost a big client last year, so we're watching costs.",
       "Our reviews have been great since we hired the new manager.",
       "That sounds great, honestly.",
@@ -623,12 +643,14 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_contract", category: "objection", type: "contract", speaker: "customer", threshold: 0.55,
+    id: "objection_contract", category: "objection", type: "contract", speaker: "customer", threshold: 0.6,
     patterns: [
       "(roll*|renew*) (over )?(on its own|automatically|by itself)", "(auto renew*|autorenew*|rolls over)",
       "(how|what) NEAR/4 (get out|cancel|exit|leave|walk away) NEAR/6 (if|early|contract|it doesnt)", "(stuck|trapped|tied) NEAR/4 (with|in|for|contract|years|year)", "(commit*|sign*) NEAR/3 (that long|so long|for years|multi year|a long)",
       "(long|multi|three|two|five|36|24|12) NEAR/3 (year|month) NEAR/4 (contract|commitment|term|deal|lock*)", "(lock* in|locked in|tied in|tied into|tied down|commit* to) NEAR/5 (year|years|contract|long|term)", "(cancel*|exit|get out|termination|opt out|auto renew*|notice period) NEAR/6 (fee|penalty|clause|contract|anytime|whenever|month|if|easy|hard)", "(month to month|monthly (plan|contract|basis)|no contract)", "(contract|terms|commitment) NEAR/4 (long|rigid|restrictive|tricky|problem|concern|sticking point)",
     ],
+    // Asking what the term is, or taking it, is not pushing back on it.
+    exclude: ["how long (is|be) (the|your|a) (contract|term|agreement|commitment)", "(is|be) (that|the|this|it) NEAR/3 (locked in|fixed)", "(so|is) (it|that|this) (a|an) NEAR/3 (contract|term|agreement)", "(go ahead|lets go|let us go|well take|we will take|sign us up|raise the po) NEAR/8 (term|year|years|month|months)"],
     examples: [
       "We can't sign past the end of the school year.",
       "A five year service agreement is longer than our lease.",
@@ -686,6 +708,20 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Two-year terms aren't something we do with new suppliers.",
     ],
     negatives: [
+      "We've lived in this house for eighteen years.",
+      "I've been doing the books for twelve years now.",
+      "We got let down by a contractor a few years back.",
+      "I don't want to lose the history we have in the old system.",
+      "I don't want to tear out the wiring we already have.",
+      "I don't want to set anything up today, thanks.",
+      "The roof was redone five years ago.",
+      "Is the warranty ten years on parts and labour?",
+      "We have about four years of customer records to move.",
+      "We had a rough year, two trucks broke down in the same week.",
+      "I don't want anyone on site during our busy month.",
+      "Is there a contract, or is it month to month?",
+      "How long does the agreement usually run?",
+      "And if it doesn't work out, what happens then?",
       "How long is the standard contract?",
       "Monthly billing is fine for us.",
       "The contract with our current provider ends in June.",
