@@ -5,6 +5,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(until|once) you (do|run) the (math|maths|numbers)", "(cash flow|cashflow|line of credit|credit line|overdraft) NEAR/8 (tight|nervous|worried|stretched|maxed|squeezed|already)", "(thats|that be|thats) (near|nearly|almost|over|north of|close to) NEAR/3 (grand|thousand|hundred|#num)", "(at|with) NEAR/5 (prices|price) NEAR/5 (no way|not|cant)",
       "(cheaper|less) than (whatever|what) you", "for something (i|we) (d|would|will|might)? ?(use|need|touch) (maybe|once|rarely|twice|hardly)", "(use|need) (it )?(maybe )?(once|twice) a (year|month)",
       "(price|cost|number|quote|fee|premium) NEAR/5 (put me off|scares me|makes me nervous|gives me pause|hard to swallow|out of (reach|range))", "(more|spend|pay) NEAR/4 than (i|we) (can|could|would|d) (spend|pay|justify|manage)", "(cant|can not|couldnt|could not) (justify|swing|stretch to|do) NEAR/4 (that|it|price|cost|number|spend|much)",
       "(more|higher|over|above) than (i|we) (figured|thought|expected|wanted|budgeted|pay|paid|hoped)", "you be (higher|pricier|more expensive|dearer)", "(a lot|too much|steep|pricey|expensive|a stretch) for (me|us|a shop|a team|a company|a place)", "that (a lot|steep|pricey|a stretch)", "be (steep|pricey|a stretch)", "fixed income", "eat* BEFORE/4 (savings|margin|budget|chunk|profit)", "(lose|losing) money BEFORE/3 (every|each|on)",
@@ -101,6 +102,13 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Twelve hundred a year, for a service I might call once.",
       "Our current provider charges noticeably less for the same thing.",
       "I'd be paying for a whole year to use it in one busy month.",
+      "Sounds cheap until you multiply it across the whole year.",
+      "The bank's already twitchy about our credit line, we can't add costs.",
+      "Times four hundred units, that's north of ten thousand, for something I can't measure.",
+      "With grain prices where they are? No way, not for that money.",
+      "Once you run the numbers on our volume, that percentage hurts.",
+      "That's a lot of money for a result I can't even see.",
+      "A few points off the top adds up to real money for us.",
     ],
     negatives: [
       "We spend way too much time on invoices every month.",
@@ -132,6 +140,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_timing", category: "objection", type: "timing", speaker: "customer", threshold: 0.6,
     patterns: [
+      "too late (to|for) NEAR/4 (change|changing|switch*|start*|this year|this season)", "(not|no) (this|until next) (year|season|quarter) NEAR/3 (no|not|anyway)", "(no way|not) NEAR/3 (this|until next) (year|season|quarter)", "mid (year|season|quarter|semester|project)", "(cant|can not|couldnt|could not|dont want|do not want) (have|take on|start|run|do|be) NEAR/8 (in the middle of|during|before|while)", "(dont|do not|doesnt) have (the )?(time|bandwidth|people|anyone) NEAR/6 (before|until|till|this (month|quarter|year|season))", "(budget|money|plan) NEAR/6 (already )?(set|spoken for|allocated|committed) NEAR/4 (next|this) year",
       "(not|never) how (we|i) (buy|decide|do things|make decisions)", "(today|tonight|on this call|on the phone) NEAR/2 no",
       "(not|nothing) NEAR/4 (this|until|before) (quarter|year|month|spring|summer|fall|autumn|winter)", "(come back|get back|reach out|call me|try me|ping me) NEAR/5 (in|after|next) NEAR/3 (month|months|quarter|year|spring|summer|fall|autumn|january|season)", "(too much|a lot) (going on|on our plate|on my plate)",
       "(that be|too|awfully|really|pretty) (fast|quick|soon|rushed)", "no (rush|hurry)", "(dont|do not) BEFORE/3 do anything (until|before|till)", "(cant|can not|couldnt|could not|wont|will not) (move|start|switch|change|do anything|commit) BEFORE/3 (before|until|till|this|today|yet)", "(worst|bad|wrong|busiest) (week|time|month|season|moment) to", "think about it over", "(lock|sign|decide|commit) NEAR/3 (anything|something) (today|tonight|now|on the phone)",
@@ -213,8 +222,23 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Not this week, no way, I'm not committing on the spot.",
       "Our high season is spring, I won't have time for this until it's over.",
       "No changes during our peak month, I can't retrain the staff then.",
+      "Everything for this season is already bought, it's too late to switch now.",
+      "Our big fundraiser is next month, I can't have anything new half-working during that.",
+      "I don't have a spare week before the inspection in April.",
+      "Next year's budget is already locked, so nothing new until it resets.",
+      "We're in the middle of a project, changing suppliers mid-job isn't happening.",
+      "Maybe next season, this one's already planned out.",
+      "Nobody here has the time before the grant deadline.",
+      "We can't move money around in the middle of the year.",
+      "Not while we're in the middle of the build, no.",
+      "After the conference, maybe, but not before.",
     ],
     negatives: [
+      "Hope the weather holds for the weekend.",
+      "Thanks, good luck with the move next week.",
+      "We started the new building in the spring.",
+      "The rain held off, so the pour went fine.",
+      "It's our busiest month, so that's when we need it most.",
       "We need this before the busy season starts.",
       "How soon could you start?",
       "Could you come out Thursday morning?",
@@ -237,6 +261,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.6,
     patterns: [
+      "@name (gives|give) (us|me)", "(everything|all|the rest) (else )?(lives|live|sits|sit|is|be|runs|run) (in|on|through) @name", "(gives|give|get) (us|me) (a )?(contractor|trade|member|group|volume|better|special|national) (rate|price|pricing|discount|deal)", "(the|our) (distributor|co op|coop|wholesaler|manufacturer|dealer|rental yard|agronomist) NEAR/6 (plan|agreement|rate|deal|recommend*|handles|covers|gives)", "(staying|stay|stick|sticking) with @name",
       "@name (just )?(added|launched|rolled out|offers|offered|includes|has|charges|charging|quoted|pitched)", "(their|the other) (rep|salesperson|sales guy|account manager) NEAR/4 (calling|emailing|pitching|chasing)", "(have|has|got|comes with|came with) NEAR/6 (built in|builtin|built-in|included)", "(before|instead of|rather than) (paying|buying|signing up) (for )?(another|a new|something new|a second)", "contract with @name",
       "(another|other|different) (company|firm|vendor|provider|supplier|agency|shop|outfit|broker|installer|bank) NEAR/6 (quote*|offer*|cheaper|already|use|using|with|pitched|sent|bid)", "(been|be|were) (using|with) @name", "(have|got|use|pay) @name (for|and|already|right now|today)", "(our|my) (guy|girl|person|people|team|vendor|provider|broker|agent|installer|accountant|bookkeeper) (already|does|handles|takes care|covers)",
       "(be|stay|staying|stick|sticking|happy|loyal|been) (on|with|at|to) @name", "(use|using|pay|paying) @name", "(quote|bid|proposal|offer|price) from @name", "(see how|how) BEFORE/8 (go|goes|work*) with @name", "@name (does|do|already|handles|covers|takes care)",
@@ -318,6 +343,13 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "The accounting package has a billing tab we haven't really explored yet.",
       "Their sales rep has been chasing me about the same feature for weeks.",
       "Why would I pay for two systems when the one we have can sort of do it?",
+      "The dealer's service plan covers it, and the auditors like that name on the paperwork.",
+      "Whatever our usual supplier recommends, that's what we go with.",
+      "The equipment rental place gives us a trade rate and fixes it when it breaks.",
+      "Allied gives us a national discount, I doubt you can touch that.",
+      "All our records live in FarmLogs, I'm not moving them for one tool.",
+      "We buy through our wholesaler, they've got us on a volume deal.",
+      "Our co-op already does soil testing for members.",
     ],
     negatives: [
       "We use Outlook for email and that's about it.",
@@ -351,6 +383,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_authority", category: "objection", type: "authority", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(goes|go|going|has to go|have to go) through (corporate|head office|procurement|legal|the board|purchasing|finance|the committee|headquarters)", "(dont|do not|cant|can not) make (that|this|the|those) (call|decision|decisions) (on my own|alone|myself|by myself|here)", "approve (you|them|us|a new vendor) as (a|an)? ?(vendor|supplier)", "(wont|will not|never) (add|approve|sign off on) (a|another|any) (new )?(vendor|supplier)",
       "(run|take|bring|put) (it|this|that) (by|to|past|in front of) NEAR/3 (@name|my|our|the)", "(need|have|got|want) to (check|talk|speak|discuss|confer) (with|to) @name", "(check|talk|speak) (with|to) @name (first|before|about)", "(@name|she|he|they) (has|have|would have|will have|d have) to (approve|sign|okay|agree|decide)", "(up to|decision (is|be)|call is) NEAR/3 (@name|him|her|them|the board|my (boss|wife|husband|partner))", "(not|cant|can not) (sign|approve|commit|decide) NEAR/6 (without|myself|on my own|alone)",
       "(loop in|run (this|it) by|check with|talk to|talk it over with|speak to|ask|bring in|clear (it|this) with) NEAR/3 (my|our|the) NEAR/2 (boss|manager|partner|partners|wife|husband|spouse|cfo|ceo|vp|director|board|owner|finance|legal|procurement|committee|founder|accountant|son|daughter|landlord|lawyer|attorney)", "(not|isnt) NEAR/3 (my (call|decision)|up to me|my department)", "(signs off|sign off|signs everything|has to approve|have to approve|needs to approve|final say|final word|decision maker|makes the call|makes the decisions) ", "(board|committee|procurement|legal) NEAR/6 (review|look|approve|need|has to|have to|want)", "above my pay grade",
     ],
@@ -417,6 +450,12 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "It's a group decision here, I'm just one vote.",
       "Our medical director has to approve anything that touches patients.",
       "I need my husband's sign-off, we share the account.",
+      "New suppliers go through our head office, and they'd need to approve you first.",
+      "I don't decide that by myself, my brother co-owns the place.",
+      "Anything like this gets run through purchasing in the regional office.",
+      "Between us, our buyer won't add a supplier for a single job.",
+      "I'd need the department chair's okay before switching anything.",
+      "The lab director is very particular, she'd have to agree.",
     ],
     negatives: [
       "Monday at eleven is better for her, she has a meeting at ten.",
@@ -446,6 +485,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_need", category: "objection", type: "need", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(not sure|dont think|do not think|doubt) there (is|be|s) (a|much of a|any|really a) (problem|issue|need|gap)", "(spreadsheet*|system|process|setup|way we do it|old way|clipboard|whiteboard|paper|notebook) NEAR/4 (do work|does work|work fine|works)", "(but|still) (it|they) (work|works|do the job|get it done)", "(grumble*|complain*) NEAR/8 (but|still) NEAR/6 (show up|works|get done|fine)",
       "(brother|sister|cousin|nephew|niece|uncle|friend|neighbour|neighbor|son|daughter) (in law )?(is|s|be) (a|an) (lawyer|accountant|electrician|plumber|contractor|bookkeeper|roofer|mechanic|it guy|developer)",
       "(dont|do not|never) (really )?(see|feel) (the|a|much) (need|point|value|reason)", "(dont|do not) (have|get) (that|this|the|much|enough) NEAR/3 (problem|issue|volume|traffic|calls|turnover)", "(do|does|doing) (just )?fine (without|as it is|on our own|by ourselves)", "(nothing|not much) (wrong|broken) with",
       "(we|i) (manage|get by|make do|make it work)", "booked (out|solid|up)", "(dont|do not) really (look at|use|need|think about)",
@@ -516,8 +556,20 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "If I need a letter written, I just ask a friend who does that for a living.",
       "My son-in-law is good with computers, he handles all of that for us.",
       "Whenever something comes up, I call my cousin, he's a contractor.",
+      "Honestly, I'm not sure we have a problem that needs fixing.",
+      "It's slow and old, but it works, and everyone knows it.",
+      "The notebooks do work, she's kept them for years and knows every client.",
+      "People grumble about it, but the jobs get done.",
+      "Our yields have been steady for years, I don't see what we'd fix.",
+      "We never used the features we already have, so why add more?",
+      "We'll keep doing it by hand, it's a no.",
+      "It does what we need, clunky or not.",
     ],
     negatives: [
+      "It works, but it's painfully slow and we lose orders.",
+      "The system is so slow, people have stopped using it.",
+      "How does it work with our accounting software?",
+      "Every night, that's fine, how does that get set up?",
       "That's more than we pay now, by a lot.",
       "I'm not interested, please take me off your list.",
       "We underpaid a little last quarter and got a penalty.",
@@ -545,6 +597,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(couldnt|could not|didnt|did not|cant|can not|never) (see|find|tell|notice|saw) (a|any|much|the) (lick of )?difference", "(everybody|everyone|every (company|vendor|guy|salesman|rep)) (s|has|have)? ?(got|promises|promise|says|say|claims) ", "(seems|sounds|feels) (a bit |a little |kind of |pretty )?(odd|off|strange|weird|fishy|dodgy)", "(want|like|need) to know how (it|they|the (machine|unit|equipment)) (was|were|has been|had been|s been) (treated|maintained|used|run|looked after)", "how would (we|i) (have )?(lost|saved|gained|got) NEAR/3 (nothing|that|all)",
       "(heres|here be|thats|that be) (my|the) (worry|concern|fear|hesitation|problem)", "(my|the|our|one) (big |biggest |main |only )?(worry|concern|fear|hesitation) (though|here|with)", "(go|live|sit) through that again", "(lost|lose|wiped|scrambled|corrupted|messed up) NEAR/6 (data|history|records|files|emails|contacts|bookings)", "(reviews|yelp|tripadvisor|google reviews) NEAR/8 (bad|complain*|stars|read about|hear about)",
       "(how|what) (do|would|can) (i|we) (know|be sure|tell)", "(proof|evidence|references|case stud*) NEAR/6 (before|want|need|see|show)", "(sounds|seems|feels) (like )?(a (sales|stretch|pitch|line)|salesy|too easy|off)", "(last|previous|other) (vendor|company|provider|guy|guys|one|firm) NEAR/8 (promised|said the same|told us|burned|let us down|never)", "(not|dont|do not) (buying|buy) (it|that)",
       "(seems|sounds|seem|sound) (unlikely|high|too good|a bit much|optimistic|far fetched)", "big promise", "(nobody|no one|nothing|not something anyone) BEFORE/4 (promise|guarantee*)", "how can you (guarantee|promise|know|say)", "can you (guarantee|promise) (that|it)", "(my|our|the) BEFORE/2 (worry|concern|fear) (is|be)", "(heard|read) BEFORE/8 (broken|hurt|bad|problem*|scam*|clause|complain*|crash*|halo*|lawsuit*)", "(breach|hacked|data leak|went bust|went under)",
@@ -617,8 +670,16 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "I'm not sure it'll hold up when it's really busy.",
       "Here's the thing I keep coming back to, what if the data doesn't come across?",
       "Our last upgrade scrambled the billing records, I'm still cleaning it up.",
+      "Every supplier promises that, and I tried two that did nothing.",
+      "I'd want to see the service records before I trust that machine.",
+      "That seems strange, why would you need that from me?",
+      "We tested a couple of those products and saw no difference at all.",
+      "How could we have saved all that, really?",
+      "Used equipment makes me wary, you never know how it was looked after.",
     ],
     negatives: [
+      "We saw a big difference after we switched last year.",
+      "Everyone's been really friendly, thanks.",
       "I'm a little nervous, this is all new to me.",
       "I'm getting nervous about whether I've saved enough.",
       "How does it work with the mortgage company?",
@@ -645,6 +706,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_contract", category: "objection", type: "contract", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(master|committed spend|committed|framework|exclusive|preferred vendor|preferred supplier|national) (agreement|contract)", "(agreement|contract|deal) (runs|run|goes|lasts) (through|until|till|to|into)", "lock* (us|me|ourselves|the company) (in|into)", "(year|years) NEAR/6 longer than", "(cant|can not|wont|will not) NEAR/4 (lock|tie|commit) NEAR/6 (years|year|long)",
       "(roll*|renew*) (over )?(on its own|automatically|by itself)", "(auto renew*|autorenew*|rolls over)",
       "(how|what) NEAR/4 (get out|cancel|exit|leave|walk away) NEAR/6 (if|early|contract|it doesnt)", "(stuck|trapped|tied) NEAR/4 (with|in|for|contract|years|year)", "(commit*|sign*) NEAR/3 (that long|so long|for years|multi year|a long)",
       "(long|multi|three|two|five|36|24|12) NEAR/3 (year|month) NEAR/4 (contract|commitment|term|deal|lock*)", "(lock* in|locked in|tied in|tied into|tied down|commit* to) NEAR/5 (year|years|contract|long|term)", "(cancel*|exit|get out|termination|opt out|auto renew*|notice period) NEAR/6 (fee|penalty|clause|contract|anytime|whenever|month|if|easy|hard)", "(month to month|monthly (plan|contract|basis)|no contract)", "(contract|terms|commitment) NEAR/4 (long|rigid|restrictive|tricky|problem|concern|sticking point)",
@@ -706,6 +768,11 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Our current deal rolls over automatically unless I cancel in writing.",
       "Nah, I'm not signing on for two years of anything.",
       "Two-year terms aren't something we do with new suppliers.",
+      "We're on a framework agreement with a supplier through the end of next year.",
+      "Our spend is committed to one distributor under the department's contract.",
+      "Ten years? That's longer than the equipment would even last.",
+      "I can't tie the charity into anything for years.",
+      "Is it a yearly thing? Because I can't commit us long term.",
     ],
     negatives: [
       "We've lived in this house for eighteen years.",
