@@ -5,6 +5,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(paying|pay|spend|spending) NEAR/4 more for (the same|something|what)", "@name (be|s|is) (at|only|charging|cheaper) NEAR/3 #num",
       "(until|once) you (do|run) the (math|maths|numbers)", "(cash flow|cashflow|line of credit|credit line|overdraft) NEAR/8 (tight|nervous|worried|stretched|maxed|squeezed|already)", "(thats|that be|thats) (near|nearly|almost|over|north of|close to) NEAR/3 (grand|thousand|hundred|#num)", "(at|with) NEAR/5 (prices|price) NEAR/5 (no way|not|cant)",
       "(cheaper|less) than (whatever|what) you", "for something (i|we) (d|would|will|might)? ?(use|need|touch) (maybe|once|rarely|twice|hardly)", "(use|need) (it )?(maybe )?(once|twice) a (year|month)",
       "(price|cost|number|quote|fee|premium) NEAR/5 (put me off|scares me|makes me nervous|gives me pause|hard to swallow|out of (reach|range))", "(more|spend|pay) NEAR/4 than (i|we) (can|could|would|d) (spend|pay|justify|manage)", "(cant|can not|couldnt|could not) (justify|swing|stretch to|do) NEAR/4 (that|it|price|cost|number|spend|much)",
@@ -109,6 +110,8 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Once you run the numbers on our volume, that percentage hurts.",
       "That's a lot of money for a result I can't even see.",
       "A few points off the top adds up to real money for us.",
+      "I'm not paying more for exactly the same service.",
+      "Our usual agency is a few points cheaper, so that's a problem.",
     ],
     negatives: [
       "We spend way too much time on invoices every month.",
@@ -261,6 +264,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(through|with|from) @name and @name", "(carrier|bank|insurer|insurance company|provider|landlord) (offers|gives|provides|includes) NEAR/4 (free|already|for nothing)", "(its|it be|and it s|and its) staying",
       "@name (gives|give) (us|me)", "(everything|all|the rest) (else )?(lives|live|sits|sit|is|be|runs|run) (in|on|through) @name", "(gives|give|get) (us|me) (a )?(contractor|trade|member|group|volume|better|special|national) (rate|price|pricing|discount|deal)", "(the|our) (distributor|co op|coop|wholesaler|manufacturer|dealer|rental yard|agronomist) NEAR/6 (plan|agreement|rate|deal|recommend*|handles|covers|gives)", "(staying|stay|stick|sticking) with @name",
       "@name (just )?(added|launched|rolled out|offers|offered|includes|has|charges|charging|quoted|pitched)", "(their|the other) (rep|salesperson|sales guy|account manager) NEAR/4 (calling|emailing|pitching|chasing)", "(have|has|got|comes with|came with) NEAR/6 (built in|builtin|built-in|included)", "(before|instead of|rather than) (paying|buying|signing up) (for )?(another|a new|something new|a second)", "contract with @name",
       "(another|other|different) (company|firm|vendor|provider|supplier|agency|shop|outfit|broker|installer|bank) NEAR/6 (quote*|offer*|cheaper|already|use|using|with|pitched|sent|bid)", "(been|be|were) (using|with) @name", "(have|got|use|pay) @name (for|and|already|right now|today)", "(our|my) (guy|girl|person|people|team|vendor|provider|broker|agent|installer|accountant|bookkeeper) (already|does|handles|takes care|covers)",
@@ -350,8 +354,16 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "All our records live in FarmLogs, I'm not moving them for one tool.",
       "We buy through our wholesaler, they've got us on a volume deal.",
       "Our co-op already does soil testing for members.",
+      "Our insurer gives us free training material, so why pay for it?",
+      "We get temps through two agencies already, that's plenty.",
+      "The scanner we have stays, it took a year to roll out.",
     ],
     negatives: [
+      "Only a few of our people have used that tool before.",
+      "How much setup is there for me? I'm also the IT person.",
+      "We're three people covering everything, and I'm the one on call at night.",
+      "We hired a recruiter once and it was a waste of money.",
+      "We tried a consultant last year and it didn't go well.",
       "We use Outlook for email and that's about it.",
       "Our office manager has been with us eleven years, she's great.",
       "We tried an agency once, years ago, and it was a mess.",
@@ -383,6 +395,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_authority", category: "objection", type: "authority", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(goes|go|going) through @name", "(need|want|have to get|got to get|gotta get) @name NEAR/5 (on this|on board|involved|to (look|sign|decide|approve)|in the loop)", "(he|she|they) (will|ll|would|d) decide (whether|if)",
       "(goes|go|going|has to go|have to go) through (corporate|head office|procurement|legal|the board|purchasing|finance|the committee|headquarters)", "(dont|do not|cant|can not) make (that|this|the|those) (call|decision|decisions) (on my own|alone|myself|by myself|here)", "approve (you|them|us|a new vendor) as (a|an)? ?(vendor|supplier)", "(wont|will not|never) (add|approve|sign off on) (a|another|any) (new )?(vendor|supplier)",
       "(run|take|bring|put) (it|this|that) (by|to|past|in front of) NEAR/3 (@name|my|our|the)", "(need|have|got|want) to (check|talk|speak|discuss|confer) (with|to) @name", "(check|talk|speak) (with|to) @name (first|before|about)", "(@name|she|he|they) (has|have|would have|will have|d have) to (approve|sign|okay|agree|decide)", "(up to|decision (is|be)|call is) NEAR/3 (@name|him|her|them|the board|my (boss|wife|husband|partner))", "(not|cant|can not) (sign|approve|commit|decide) NEAR/6 (without|myself|on my own|alone)",
       "(loop in|run (this|it) by|check with|talk to|talk it over with|speak to|ask|bring in|clear (it|this) with) NEAR/3 (my|our|the) NEAR/2 (boss|manager|partner|partners|wife|husband|spouse|cfo|ceo|vp|director|board|owner|finance|legal|procurement|committee|founder|accountant|son|daughter|landlord|lawyer|attorney)", "(not|isnt) NEAR/3 (my (call|decision)|up to me|my department)", "(signs off|sign off|signs everything|has to approve|have to approve|needs to approve|final say|final word|decision maker|makes the call|makes the decisions) ", "(board|committee|procurement|legal) NEAR/6 (review|look|approve|need|has to|have to|want)", "above my pay grade",
@@ -456,6 +469,9 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Between us, our buyer won't add a supplier for a single job.",
       "I'd need the department chair's okay before switching anything.",
       "The lab director is very particular, she'd have to agree.",
+      "I'll need our operations head on this, she decides whether we bring in anyone new.",
+      "Adding a supplier goes through Dana, and she's happy with who we have.",
+      "Our technical lead will decide if we use an outside firm at all.",
     ],
     negatives: [
       "Monday at eleven is better for her, she has a meeting at ten.",
@@ -485,6 +501,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_need", category: "objection", type: "need", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(honestly|mostly|basically) (it )?(mostly )?works", "(it|that) mostly works",
       "(not sure|dont think|do not think|doubt) there (is|be|s) (a|much of a|any|really a) (problem|issue|need|gap)", "(spreadsheet*|system|process|setup|way we do it|old way|clipboard|whiteboard|paper|notebook) NEAR/4 (do work|does work|work fine|works)", "(but|still) (it|they) (work|works|do the job|get it done)", "(grumble*|complain*) NEAR/8 (but|still) NEAR/6 (show up|works|get done|fine)",
       "(brother|sister|cousin|nephew|niece|uncle|friend|neighbour|neighbor|son|daughter) (in law )?(is|s|be) (a|an) (lawyer|accountant|electrician|plumber|contractor|bookkeeper|roofer|mechanic|it guy|developer)",
       "(dont|do not|never) (really )?(see|feel) (the|a|much) (need|point|value|reason)", "(dont|do not) (have|get) (that|this|the|much|enough) NEAR/3 (problem|issue|volume|traffic|calls|turnover)", "(do|does|doing) (just )?fine (without|as it is|on our own|by ourselves)", "(nothing|not much) (wrong|broken) with",
@@ -564,8 +581,12 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "We never used the features we already have, so why add more?",
       "We'll keep doing it by hand, it's a no.",
       "It does what we need, clunky or not.",
+      "Referrals and a job board, and honestly that mostly does it for us.",
+      "It's not pretty, but we get the applicants we need.",
     ],
     negatives: [
+      "I don't want staff to feel watched, they'd hate that.",
+      "He'll read the fee terms more closely than anything else, trust me.",
       "It works, but it's painfully slow and we lose orders.",
       "The system is so slow, people have stopped using it.",
       "How does it work with our accounting software?",
@@ -597,6 +618,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(big|bold|strong|brave) (promise|word|claim|thing to say)", "(everybody|everyone|every (company|vendor|agency|guy|salesman|rep)) (tells|tell) (me|us)", "(complete|total|a) waste of (money|time)",
       "(couldnt|could not|didnt|did not|cant|can not|never) (see|find|tell|notice|saw) (a|any|much|the) (lick of )?difference", "(everybody|everyone|every (company|vendor|guy|salesman|rep)) (s|has|have)? ?(got|promises|promise|says|say|claims) ", "(seems|sounds|feels) (a bit |a little |kind of |pretty )?(odd|off|strange|weird|fishy|dodgy)", "(want|like|need) to know how (it|they|the (machine|unit|equipment)) (was|were|has been|had been|s been) (treated|maintained|used|run|looked after)", "how would (we|i) (have )?(lost|saved|gained|got) NEAR/3 (nothing|that|all)",
       "(heres|here be|thats|that be) (my|the) (worry|concern|fear|hesitation|problem)", "(my|the|our|one) (big |biggest |main |only )?(worry|concern|fear|hesitation) (though|here|with)", "(go|live|sit) through that again", "(lost|lose|wiped|scrambled|corrupted|messed up) NEAR/6 (data|history|records|files|emails|contacts|bookings)", "(reviews|yelp|tripadvisor|google reviews) NEAR/8 (bad|complain*|stars|read about|hear about)",
       "(how|what) (do|would|can) (i|we) (know|be sure|tell)", "(proof|evidence|references|case stud*) NEAR/6 (before|want|need|see|show)", "(sounds|seems|feels) (like )?(a (sales|stretch|pitch|line)|salesy|too easy|off)", "(last|previous|other) (vendor|company|provider|guy|guys|one|firm) NEAR/8 (promised|said the same|told us|burned|let us down|never)", "(not|dont|do not) (buying|buy) (it|that)",
@@ -676,6 +698,10 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "We tested a couple of those products and saw no difference at all.",
       "How could we have saved all that, really?",
       "Used equipment makes me wary, you never know how it was looked after.",
+      "Every agency tells me the same thing, then the busy season shows the truth.",
+      "Guaranteed? That's a strong word, coming from a vendor.",
+      "The last firm we hired was a total waste of money.",
+      "We hired a consultant once who just sent us reports nobody could use.",
     ],
     negatives: [
       "We saw a big difference after we switched last year.",
@@ -706,6 +732,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_contract", category: "objection", type: "contract", speaker: "customer", threshold: 0.6,
     patterns: [
+      "exclusiv*", "(first call|sole supplier|sole provider|only supplier|preferred supplier) NEAR/6 (year|no|not)",
       "(master|committed spend|committed|framework|exclusive|preferred vendor|preferred supplier|national) (agreement|contract)", "(agreement|contract|deal) (runs|run|goes|lasts) (through|until|till|to|into)", "lock* (us|me|ourselves|the company) (in|into)", "(year|years) NEAR/6 longer than", "(cant|can not|wont|will not) NEAR/4 (lock|tie|commit) NEAR/6 (years|year|long)",
       "(roll*|renew*) (over )?(on its own|automatically|by itself)", "(auto renew*|autorenew*|rolls over)",
       "(how|what) NEAR/4 (get out|cancel|exit|leave|walk away) NEAR/6 (if|early|contract|it doesnt)", "(stuck|trapped|tied) NEAR/4 (with|in|for|contract|years|year)", "(commit*|sign*) NEAR/3 (that long|so long|for years|multi year|a long)",
@@ -773,6 +800,8 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Ten years? That's longer than the equipment would even last.",
       "I can't tie the charity into anything for years.",
       "Is it a yearly thing? Because I can't commit us long term.",
+      "We don't give any supplier exclusivity, full stop.",
+      "Being your only agency for a year? No, I keep suppliers competing.",
     ],
     negatives: [
       "We've lived in this house for eighteen years.",
