@@ -180,6 +180,7 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
   {
     id: "signal_next_step_acceptance", category: "buying_signal", type: "next_step_acceptance", speaker: "customer", strength: "moderate",
     patterns: [
+      "(january|february|march|april|may|june|july|august|september|october|november|december|morning|afternoon|evening|noon|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|fifteenth|twentieth|#num) NEAR/2 (works|suits|is fine|is good|is perfect)",
       "(tuesday|monday|wednesday|thursday|friday|tomorrow|that|next week|the) NEAR/3 (works|work|is fine|fine|good|perfect|suits|great)", "(works|sounds good|fine|perfect|great) NEAR/3 (for me|for us|with me|by me)", "(send|forward|put) NEAR/5 (invite|calendar|time|slot)", "(ill|i will|we will|well) (be there|join|make it|look out for it|keep an eye out|block*|put it in)", "(happy|glad|open) to (do|try|have|set up|take) NEAR/3 (demo|trial|pilot|call|meeting|look)", "(lets|let us) (set (it|that|something) up|book (it|that)|schedule|do (the|a) (demo|trial|pilot|call))", "(yes|yeah|sure|okay|ok) NEAR/4 (demo|trial|pilot|meeting|call|visit|assessment)", "(yes|yeah|sure|okay|ok) BEFORE/5 (free|available|open|around|in the office|home)", "(we be|i be|we re|im) (both )?(free|available|around) (then|at|on|that)",
     ],
     exclude: ["(doesnt|not|cant|wont) NEAR/3 (work|make)"],
@@ -212,6 +213,9 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
       "Great, I'll block out an hour for it.",
       "Yeah, let's do that, mid next week is good for me.",
       "Fine, call me back Thursday afternoon.",
+      "The ninth works, put me down.",
+      "Mid-morning on the third suits me.",
+      "June second is good, I'll be in the office.",
     ],
     negatives: [
       "Tuesday doesn't work, I'm travelling.",

@@ -25,7 +25,9 @@ const customer = (h: TrackerHit) => String(h.speaker).toLowerCase() !== "rep";
 
 /** A reply that takes the step up ("Tuesday works", "sure, send it") rather than holding it off ("I don't know his schedule"). */
 const YES = /^\W*(yes|yeah|yep|yup|sure|ok|okay|sounds good|that works|works|perfect|great|fine|deal|absolutely|definitely|of course|please do|let's do|lets do|go ahead|alright|all right)\b/i;
-const HEDGE = /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? interested|maybe|we'?ll see|let me think|i'?ll (let you know|get back)|can'?t promise|no thanks|not interested|don'?t call)\b/i;
+const HEDGE = /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? interested|maybe|we'?ll see|let me think|i'?ll (let you know|get back)|can'?t promise|no promises?|no thanks|not interested|don'?t call)\b/i;
+/** What a purchase names; "let's do it" or "book it" without one, in the turn that accepts a meeting, takes up the meeting, not the deal. */
+const DEAL = /\b(sign\w*|contract|agreement|order|paperwork|purchase|buy|po|invoice|docusign|policy|plan|application|deal|renew\w*|switch\w*|seats?|licen[cs]es?)\b/i;
 
 /**
  * Where the conversation ended up: the customer's last commitment, last
@@ -33,10 +35,11 @@ const HEDGE = /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? inter
  * the rep's answered with an acceptance) that no explicit no came after.
  */
 export function nextSteps(ev: Evidence): NextStepFinding {
-  const commitments = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "commitment" && customer(h));
   const rejections = hitsOf(ev, "rejection").filter(customer);
   const acceptances = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "next_step_acceptance" && customer(h));
   const proposals = hitsOf(ev, "next_step");
+  const answersMeeting = (h: TrackerHit) => acceptances.some((a) => a.segment === h.segment);
+  const commitments = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "commitment" && customer(h) && !(answersMeeting(h) && !DEAL.test(h.text)));
   const rejection = rejections.at(-1) ?? null;
   const accepted = (p: TrackerHit): boolean => {
     if (customer(p) && !HEDGE.test(p.text)) return true;
