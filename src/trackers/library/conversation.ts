@@ -87,7 +87,7 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
   {
     id: "rejection", category: "rejection", type: "rejection", speaker: "customer", threshold: 0.85,
     patterns: [
-      "(its|it be|thats|that be|answer be|answer s) a no", "(my|the|our) answer (be|s) (no|a no)", "(were|we be|well|we will|im|i be|ill|i will) (sticking|staying|stick|stay) with NEAR/8 (thanks|on this one|this time|the (two|one|ones|people)|what we|who we|for now)", "(were|we be|well|we will) (sticking|staying|stick|stay) with @name",
+      "(its|it be|it|thats|that be|answer be|answer s) a no", "(my|the|our) answer (be|s) (no|a no)", "(were|we be|well|we will|im|i be|ill|i will) (sticking|staying|stick|stay) with NEAR/8 (thanks|on this one|this time|the (two|one|ones|people)|what we|who we|for now)", "(were|we be|well|we will) (sticking|staying|stick|stay) with @name",
       "(no thanks|no thank you|not interested|well pass|we will pass|ill pass|going to pass|gonna pass|hard pass|not for us|not going to (work|happen|buy|move forward))", "(decided|chose|going|gone|went) NEAR/4 (another|other|different|someone else|with them|elsewhere|against)", "(remove|take) NEAR/4 (list|off)", "(stop|dont) (calling|call) (me|us)", "(not|wont) (moving|move|go|going) (forward|ahead)", "(decline|declining|say no|saying no)",
     ],
     exclude: ["(not|never) NEAR/3 (saying no|a no)", "(if|unless) NEAR/5 (pass|not interested)"],
