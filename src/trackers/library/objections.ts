@@ -5,6 +5,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(twice|double|triple|three times|four times|five times|ten times) (as much|the price|what (we|i) pay)", "(whether|if) (we|i) use (it|them) or not", "not a bank", "(margins|margin) (be|are|arent|s|is) NEAR/4 (not|thin|tight|slim)", "@name (be|s|is) at #num",
       "(paying|pay|spend|spending) NEAR/4 more for (the same|something|what)", "@name (be|s|is) (at|only|charging|cheaper) NEAR/3 #num",
       "(until|once) you (do|run) the (math|maths|numbers)", "(cash flow|cashflow|line of credit|credit line|overdraft) NEAR/8 (tight|nervous|worried|stretched|maxed|squeezed|already)", "(thats|that be|thats) (near|nearly|almost|over|north of|close to) NEAR/3 (grand|thousand|hundred|#num)", "(at|with) NEAR/5 (prices|price) NEAR/5 (no way|not|cant)",
       "(cheaper|less) than (whatever|what) you", "for something (i|we) (d|would|will|might)? ?(use|need|touch) (maybe|once|rarely|twice|hardly)", "(use|need) (it )?(maybe )?(once|twice) a (year|month)",
@@ -112,6 +113,11 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "A few points off the top adds up to real money for us.",
       "I'm not paying more for exactly the same service.",
       "Our usual agency is a few points cheaper, so that's a problem.",
+      "That's three times what we pay the current guys.",
+      "A fixed fee every month even if we barely use it? I don't love that.",
+      "We're a small studio, not a big corporation with money to burn.",
+      "Our margins are thinner than people assume.",
+      "Our usual printer is at a lot less per label.",
     ],
     negatives: [
       "We spend way too much time on invoices every month.",
@@ -143,6 +149,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_timing", category: "objection", type: "timing", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(cant|can not|couldnt|could not) (it|this|that|we) wait (till|until|for)", "nothing to do (for a while|until|till|yet|right now)", "(nobody|no one) (be going|is going|going|will) to think about NEAR/6 (until|till|before)",
       "too late (to|for) NEAR/4 (change|changing|switch*|start*|this year|this season)", "(not|no) (this|until next) (year|season|quarter) NEAR/3 (no|not|anyway)", "(no way|not) NEAR/3 (this|until next) (year|season|quarter)", "mid (year|season|quarter|semester|project)", "(cant|can not|couldnt|could not|dont want|do not want) (have|take on|start|run|do|be) NEAR/8 (in the middle of|during|before|while)", "(dont|do not|doesnt) have (the )?(time|bandwidth|people|anyone) NEAR/6 (before|until|till|this (month|quarter|year|season))", "(budget|money|plan) NEAR/6 (already )?(set|spoken for|allocated|committed) NEAR/4 (next|this) year",
       "(not|never) how (we|i) (buy|decide|do things|make decisions)", "(today|tonight|on this call|on the phone) NEAR/2 no",
       "(not|nothing) NEAR/4 (this|until|before) (quarter|year|month|spring|summer|fall|autumn|winter)", "(come back|get back|reach out|call me|try me|ping me) NEAR/5 (in|after|next) NEAR/3 (month|months|quarter|year|spring|summer|fall|autumn|january|season)", "(too much|a lot) (going on|on our plate|on my plate)",
@@ -235,6 +242,9 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "We can't move money around in the middle of the year.",
       "Not while we're in the middle of the build, no.",
       "After the conference, maybe, but not before.",
+      "Could this wait a couple of weeks? I want my accountant to look.",
+      "There's nothing to decide for months, our deal runs till next year.",
+      "No one here will think about it until the deadline's behind us.",
     ],
     negatives: [
       "Hope the weather holds for the weekend.",
@@ -264,6 +274,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(pay|paying) NEAR/5 from @name", "(reason|why) (we|i) (stick|stay|stuck|stayed) with @name",
       "(through|with|from) @name and @name", "(carrier|bank|insurer|insurance company|provider|landlord) (offers|gives|provides|includes) NEAR/4 (free|already|for nothing)", "(its|it be|and it s|and its) staying",
       "@name (gives|give) (us|me)", "(everything|all|the rest) (else )?(lives|live|sits|sit|is|be|runs|run) (in|on|through) @name", "(gives|give|get) (us|me) (a )?(contractor|trade|member|group|volume|better|special|national) (rate|price|pricing|discount|deal)", "(the|our) (distributor|co op|coop|wholesaler|manufacturer|dealer|rental yard|agronomist) NEAR/6 (plan|agreement|rate|deal|recommend*|handles|covers|gives)", "(staying|stay|stick|sticking) with @name",
       "@name (just )?(added|launched|rolled out|offers|offered|includes|has|charges|charging|quoted|pitched)", "(their|the other) (rep|salesperson|sales guy|account manager) NEAR/4 (calling|emailing|pitching|chasing)", "(have|has|got|comes with|came with) NEAR/6 (built in|builtin|built-in|included)", "(before|instead of|rather than) (paying|buying|signing up) (for )?(another|a new|something new|a second)", "contract with @name",
@@ -359,6 +370,13 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "The scanner we have stays, it took a year to roll out.",
     ],
     negatives: [
+      "The server room overheated last summer and we lost two days.",
+      "That's already better than what we get today.",
+      "We record our own videos for social media.",
+      "I'd have to run it past my co-founder, she does the money.",
+      "Come by for a coffee sometime when you're in town.",
+      "Nobody's going to think about this until the deadline's passed.",
+      "Can you compare it against what our supplier would quote us directly?",
       "Only a few of our people have used that tool before.",
       "How much setup is there for me? I'm also the IT person.",
       "We're three people covering everything, and I'm the one on call at night.",
@@ -395,6 +413,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_authority", category: "objection", type: "authority", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(decide|decision|decides) NEAR/4 (together|as a group|at the (partner|board|owners) meeting)", "(one of|i be one of|im one of) (two|three|four|five|the|several) (partners|owners|directors|founders)", "(has|have) to approve (any|all|every) (new )?(vendor|supplier|contract|purchase|spend)", "(he|she|they) (signs|sign|approves|approve|decides|decide) (the|all the|anything|everything) (big|large|major)", "(its|it be|it) my (dad|mom|father|mother|boss|partner|uncle|brother|sister)s", "(need|want|have to get|get) NEAR/5 on board",
       "(goes|go|going) through @name", "(need|want|have to get|got to get|gotta get) @name NEAR/5 (on this|on board|involved|to (look|sign|decide|approve)|in the loop)", "(he|she|they) (will|ll|would|d) decide (whether|if)",
       "(goes|go|going|has to go|have to go) through (corporate|head office|procurement|legal|the board|purchasing|finance|the committee|headquarters)", "(dont|do not|cant|can not) make (that|this|the|those) (call|decision|decisions) (on my own|alone|myself|by myself|here)", "approve (you|them|us|a new vendor) as (a|an)? ?(vendor|supplier)", "(wont|will not|never) (add|approve|sign off on) (a|another|any) (new )?(vendor|supplier)",
       "(run|take|bring|put) (it|this|that) (by|to|past|in front of) NEAR/3 (@name|my|our|the)", "(need|have|got|want) to (check|talk|speak|discuss|confer) (with|to) @name", "(check|talk|speak) (with|to) @name (first|before|about)", "(@name|she|he|they) (has|have|would have|will have|d have) to (approve|sign|okay|agree|decide)", "(up to|decision (is|be)|call is) NEAR/3 (@name|him|her|them|the board|my (boss|wife|husband|partner))", "(not|cant|can not) (sign|approve|commit|decide) NEAR/6 (without|myself|on my own|alone)",
@@ -472,6 +491,11 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "I'll need our operations head on this, she decides whether we bring in anyone new.",
       "Adding a supplier goes through Dana, and she's happy with who we have.",
       "Our technical lead will decide if we use an outside firm at all.",
+      "It's my mother's shop, she signs anything that costs real money.",
+      "Something like this, the partners decide together at our monthly meeting.",
+      "I'd need my co-owner on board, she handles the finances.",
+      "The owner has to approve any new supplier, not me.",
+      "I'm one of four partners, so it's not just my decision.",
     ],
     negatives: [
       "Monday at eleven is better for her, she has a meeting at ten.",
@@ -501,6 +525,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_need", category: "objection", type: "need", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(its|it|it be|thats|that be) (been |always been )(fine|okay|ok|good|alright)", "(been|always been) (fine|okay|ok|good) for (us|me|years)", "(were|we be|im|i be) (okay|ok|fine|good) with (that|it|how|what)", "(our|the) NEAR/2 (labels|system|process|boxes|setup|stuff|phones|printer|vendor|way) (be|are|is) fine", "(just )?(yell at|push|lean on|chase|call) @name (louder|harder|more)",
       "(honestly|mostly|basically) (it )?(mostly )?works", "(it|that) mostly works",
       "(not sure|dont think|do not think|doubt) there (is|be|s) (a|much of a|any|really a) (problem|issue|need|gap)", "(spreadsheet*|system|process|setup|way we do it|old way|clipboard|whiteboard|paper|notebook) NEAR/4 (do work|does work|work fine|works)", "(but|still) (it|they) (work|works|do the job|get it done)", "(grumble*|complain*) NEAR/8 (but|still) NEAR/6 (show up|works|get done|fine)",
       "(brother|sister|cousin|nephew|niece|uncle|friend|neighbour|neighbor|son|daughter) (in law )?(is|s|be) (a|an) (lawyer|accountant|electrician|plumber|contractor|bookkeeper|roofer|mechanic|it guy|developer)",
@@ -583,8 +608,19 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "It does what we need, clunky or not.",
       "Referrals and a job board, and honestly that mostly does it for us.",
       "It's not pretty, but we get the applicants we need.",
+      "It's been fine for us for a long time, honestly.",
+      "A few breakages a month, we can live with that.",
+      "Our forms are fine and changing them is the last thing on my mind.",
+      "Maybe we should just push our current people harder instead.",
+      "It's always worked, I just pay the bill and move on.",
+      "The reminder cards work well enough, it's fine.",
     ],
     negatives: [
+      "That's fine, go ahead.",
+      "Tuesday's fine with me.",
+      "We're not interested, please don't call again.",
+      "She'd say no, and I'm saying no too.",
+      "We already have texting, it came with the phones, we just never turned it on.",
       "I don't want staff to feel watched, they'd hate that.",
       "He'll read the fee terms more closely than anything else, trust me.",
       "It works, but it's painfully slow and we lose orders.",
@@ -618,6 +654,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(everybody|everyone|every (company|vendor|agency|salesman|rep)) (s|be|is) (fast|quick|great|nice|responsive|helpful) (on|in|during|at) (the|a) (sales|first)", "(@name|they|the last (guys|company|one)) (said|promised|told (me|us)) (the )?(exact )?same thing", "(not|never) (comfortable|feel comfortable|happy) (with|about|giving|sharing|handing)", "(worry|worried|wonder) about who (fixes|fix|supports|maintains|services|answers)", "nothing to lose except",
       "(big|bold|strong|brave) (promise|word|claim|thing to say)", "(everybody|everyone|every (company|vendor|agency|guy|salesman|rep)) (tells|tell) (me|us)", "(complete|total|a) waste of (money|time)",
       "(couldnt|could not|didnt|did not|cant|can not|never) (see|find|tell|notice|saw) (a|any|much|the) (lick of )?difference", "(everybody|everyone|every (company|vendor|guy|salesman|rep)) (s|has|have)? ?(got|promises|promise|says|say|claims) ", "(seems|sounds|feels) (a bit |a little |kind of |pretty )?(odd|off|strange|weird|fishy|dodgy)", "(want|like|need) to know how (it|they|the (machine|unit|equipment)) (was|were|has been|had been|s been) (treated|maintained|used|run|looked after)", "how would (we|i) (have )?(lost|saved|gained|got) NEAR/3 (nothing|that|all)",
       "(heres|here be|thats|that be) (my|the) (worry|concern|fear|hesitation|problem)", "(my|the|our|one) (big |biggest |main |only )?(worry|concern|fear|hesitation) (though|here|with)", "(go|live|sit) through that again", "(lost|lose|wiped|scrambled|corrupted|messed up) NEAR/6 (data|history|records|files|emails|contacts|bookings)", "(reviews|yelp|tripadvisor|google reviews) NEAR/8 (bad|complain*|stars|read about|hear about)",
@@ -702,6 +739,12 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Guaranteed? That's a strong word, coming from a vendor.",
       "The last firm we hired was a total waste of money.",
       "We hired a consultant once who just sent us reports nobody could use.",
+      "Every vendor is responsive during the sales process, that's not the test.",
+      "The last provider said exactly the same thing, word for word.",
+      "I'm not comfortable giving that out over the phone.",
+      "Out here, I'd worry about who services it when something breaks.",
+      "Nothing to lose except our money and our time, sure.",
+      "I'm not sure the colours would come out right, and our customers notice that.",
     ],
     negatives: [
       "We saw a big difference after we switched last year.",
@@ -732,6 +775,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_contract", category: "objection", type: "contract", speaker: "customer", threshold: 0.6,
     patterns: [
+      "(minimum|min) (order|quantity|purchase|spend|run)", "#num minimum", "(what if|what happens if) NEAR/4 (rates|prices|price|rate) (go|drop|fall|come) down",
       "exclusiv*", "(first call|sole supplier|sole provider|only supplier|preferred supplier) NEAR/6 (year|no|not)",
       "(master|committed spend|committed|framework|exclusive|preferred vendor|preferred supplier|national) (agreement|contract)", "(agreement|contract|deal) (runs|run|goes|lasts) (through|until|till|to|into)", "lock* (us|me|ourselves|the company) (in|into)", "(year|years) NEAR/6 longer than", "(cant|can not|wont|will not) NEAR/4 (lock|tie|commit) NEAR/6 (years|year|long)",
       "(roll*|renew*) (over )?(on its own|automatically|by itself)", "(auto renew*|autorenew*|rolls over)",
@@ -802,6 +846,8 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "Is it a yearly thing? Because I can't commit us long term.",
       "We don't give any supplier exclusivity, full stop.",
       "Being your only agency for a year? No, I keep suppliers competing.",
+      "A minimum order of ten thousand units? We'd never use that many.",
+      "Three years at a fixed rate, and what if prices drop next year?",
     ],
     negatives: [
       "We've lived in this house for eighteen years.",
