@@ -180,6 +180,7 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
   {
     id: "signal_next_step_acceptance", category: "buying_signal", type: "next_step_acceptance", speaker: "customer", strength: "moderate",
     patterns: [
+      "(tonight|today|noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|second|third|fourth|fifth|sixth|seventh|eighth|ninth|thirtieth|twenty|thirty) NEAR/2 (works|suits|is fine|is good|s good|is perfect|be good|be fine)", "(monday|tuesday|wednesday|thursday|friday|saturday|sunday) at NEAR/4 (we ll|well|i ll|ill|see you|have|be)",
       "(january|february|march|april|may|june|july|august|september|october|november|december|morning|afternoon|evening|noon|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|fifteenth|twentieth|#num) NEAR/2 (works|suits|is fine|is good|is perfect)",
       "(tuesday|monday|wednesday|thursday|friday|tomorrow|that|next week|the) NEAR/3 (works|work|is fine|fine|good|perfect|suits|great)", "(works|sounds good|fine|perfect|great) NEAR/3 (for me|for us|with me|by me)", "(send|forward|put) NEAR/5 (invite|calendar|time|slot)", "(ill|i will|we will|well) (be there|join|make it|look out for it|keep an eye out|block*|put it in)", "(happy|glad|open) to (do|try|have|set up|take) NEAR/3 (demo|trial|pilot|call|meeting|look)", "(lets|let us) (set (it|that|something) up|book (it|that)|schedule|do (the|a) (demo|trial|pilot|call))", "(yes|yeah|sure|okay|ok) NEAR/4 (demo|trial|pilot|meeting|call|visit|assessment)", "(yes|yeah|sure|okay|ok) BEFORE/5 (free|available|open|around|in the office|home)", "(we be|i be|we re|im) (both )?(free|available|around) (then|at|on|that)",
     ],
@@ -216,6 +217,10 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
       "The ninth works, put me down.",
       "Mid-morning on the third suits me.",
       "June second is good, I'll be in the office.",
+      "Tonight works, send me the link.",
+      "Nine's good, see you then.",
+      "Thursday at four, I'll have the coffee on.",
+      "The thirtieth works, mornings are best.",
     ],
     negatives: [
       "Tuesday doesn't work, I'm travelling.",

@@ -21,6 +21,19 @@ function dated(h: TrackerHit): boolean {
   return f.includes("@day") || f.includes("@month") || f.includes("@clock") || TIME_WORDS.test(h.sentence);
 }
 
+const MEETING = /\b(demo|call|meeting|visit|invite|trial|pilot|walkthrough|walk-through|calendar|session|kickoff|kick-off|assessment|survey|consult\w*|appointment|slot)\b/i;
+
+/**
+ * A next-step acceptance is a buying signal when it takes up something: it names
+ * a time or a meeting itself, or answers a step proposed in the two turns before.
+ * A bare "that's fine" answering small talk is not one.
+ */
+export function takesUpStep(ev: Evidence, h: TrackerHit): boolean {
+  if (h.tracker.type !== "next_step_acceptance") return true;
+  if (dated(h) || MEETING.test(h.sentence)) return true;
+  return hitsOf(ev, "next_step").some((p) => p.segment < h.segment && p.segment >= h.segment - 2);
+}
+
 const customer = (h: TrackerHit) => String(h.speaker).toLowerCase() !== "rep";
 
 /** A reply that takes the step up ("Tuesday works", "sure, send it") rather than holding it off ("I don't know his schedule"). */
@@ -36,7 +49,7 @@ const DEAL = /\b(sign\w*|contract|agreement|order|paperwork|purchase|buy|po|invo
  */
 export function nextSteps(ev: Evidence): NextStepFinding {
   const rejections = hitsOf(ev, "rejection").filter(customer);
-  const acceptances = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "next_step_acceptance" && customer(h));
+  const acceptances = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "next_step_acceptance" && customer(h) && takesUpStep(ev, h));
   const proposals = hitsOf(ev, "next_step");
   const answersMeeting = (h: TrackerHit) => acceptances.some((a) => a.segment === h.segment);
   const commitments = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "commitment" && customer(h) && !(answersMeeting(h) && !DEAL.test(h.text)));
