@@ -5,6 +5,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
     id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.75,
     patterns: [
+      "(more|higher|bit more|lot more) than NEAR/2 (we|i|@name|they|our (current|guys|provider|vendor)) (pay|paying|charge|charges|charging|take|takes|spend|spending|get)", "(cost|costs|set|sets) (us|me) more", "(hoping|hoped|thinking|expected|expecting) NEAR/3 (closer to|under|less than|below|around) ", "(paying|pay) NEAR/3 now", "be a lot\\b", "(bit|little|way|well|slightly|a touch) (over|above) (it|that|the number|budget|what)",
       "(twice|double|triple|three times|four times|five times|ten times) (as much|the price|what (we|i) pay)", "(whether|if) (we|i) use (it|them) or not", "not a bank", "(margins|margin) (be|are|arent|s|is) NEAR/4 (not|thin|tight|slim)", "@name (be|s|is) at #num",
       "(paying|pay|spend|spending) NEAR/4 more for (the same|something|what)", "@name (be|s|is) (at|only|charging|cheaper) NEAR/3 #num",
       "(until|once) you (do|run) the (math|maths|numbers)", "(cash flow|cashflow|line of credit|credit line|overdraft) NEAR/8 (tight|nervous|worried|stretched|maxed|squeezed|already)", "(thats|that be|thats) (near|nearly|almost|over|north of|close to) NEAR/3 (grand|thousand|hundred|#num)", "(at|with) NEAR/5 (prices|price) NEAR/5 (no way|not|cant)",
@@ -14,7 +15,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "too (expensive|pricey|steep|much)", "(over|above|outside|beyond|exceed*) NEAR/3 budget*", "(cant|cannot|not) afford", "(north|more|higher) NEAR/4 (set aside|budgeted|budget*|had in mind|expected|were expecting)",
       "(price|cost|pricing|number|quote) NEAR/4 (high|steep|hefty|stretch|tough|big|lot)", "(cheaper|less expensive) NEAR/6 (option|quote|elsewhere|somewhere|got|found)", "money* NEAR/3 tight", "budget* NEAR/4 (tight|frozen|freeze|cut|gone|spent|squeezed|maxed)", "(justify|swallow|stomach) NEAR/5 (cost|price|spend|number|that)", "sticker shock", "break the bank", "(costs|cost) an arm",
     ],
-    exclude: ["(within|fits|fit|under) NEAR/2 budget*", "not (too|that) (expensive|bad|steep)", "afford to (lose|miss|wait|have|be)"],
+    exclude: ["(within|fits|fit|under) NEAR/2 budget*", "(less|lower|cheaper|under) (than|what) NEAR/2 (expected|thought|pay|paying|budgeted)", "not (too|that) (expensive|bad|steep)", "afford to (lose|miss|wait|have|be)"],
     examples: [
       "For a school our size that's a big chunk of the discretionary fund.",
       "Per room per night that adds up quick for a forty-room hotel.",
@@ -118,6 +119,12 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
       "We're a small studio, not a big corporation with money to burn.",
       "Our margins are thinner than people assume.",
       "Our usual printer is at a lot less per label.",
+      "We pay about half that today, so it'd be a step up.",
+      "That's a fair bit more than our current firm takes.",
+      "I was hoping for something under two thousand.",
+      "Our controller had a figure in mind and this is over it.",
+      "So it would cost us more every month than what we've got.",
+      "Seventy a head? The agency we use now charges less.",
     ],
     negatives: [
       "We spend way too much time on invoices every month.",
