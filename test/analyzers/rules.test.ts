@@ -13,7 +13,7 @@ import { loadSplit } from "../eval/corpus.js";
 import { groupTally, scoreCorpus } from "../eval/score-corpus.js";
 
 /** Dev figures, a little under what `npm run eval` prints today, so a change that loses ground fails. */
-const DEV_FLOORS = { objectionPrecision: 0.82, objectionRecall: 0.78, signalPrecision: 0.85, signalRecall: 0.88, breachRecall: 0.95, disclosure: 0.95, outcome: 0.8, nextStep: 0.85 };
+const DEV_FLOORS = { objectionPrecision: 0.85, objectionRecall: 0.82, signalPrecision: 0.88, signalRecall: 0.86, breachRecall: 0.95, disclosure: 0.95, outcome: 0.9, nextStep: 0.9 };
 import { EVAL_COMPANY, evalCall } from "../eval/run.js";
 import { timed } from "../eval/script.js";
 import { cli, json } from "../helpers/cli.js";
@@ -147,6 +147,31 @@ describe("rules analyzer on the older scripted calls", () => {
     expect(hedged.score_breakdown.next_steps).toBe(3);
     const won = await analyze(ending([["C", "Honestly, skip the demo. Send me the contract and I'll sign it today."]]));
     expect(won.call_outcome).toBe("closed_won");
+    const plainNo = await analyze(ending([["C", "I'll save you the trouble. It's a no."]]));
+    expect(plainNo.call_outcome).toBe("closed_lost");
+    // "Let's do it" in the turn that takes up the meeting agrees to the meeting, not to a purchase.
+    const meeting = await analyze(ending([["C", "Let me look, she's free Tuesday at two. Let's do it."]]));
+    expect(meeting.call_outcome).toBe("follow_up_scheduled");
+    const purchase = await analyze(ending([["C", "Skip the demo, I've seen enough. Let's do it, send me the order form."]]));
+    expect(purchase.call_outcome).toBe("closed_won");
+  });
+
+  it("counts a next-step acceptance as a buying signal only when it takes something up", async () => {
+    const signals = async (lines: [("R" | "C"), string][]) => detections(await analyze(timed(lines))).buying_signals;
+    const smallTalk = await signals([
+      ["R", "Hi Jo, this call is recorded, is that alright?"],
+      ["C", "Yeah, that's fine."],
+      ["R", "How are you handling the rota today?"],
+      ["C", "Spreadsheets, mostly."],
+    ]);
+    expect(smallTalk).not.toContain("next_step_acceptance");
+    const takenUp = await signals([
+      ["R", "Hi Jo, this call is recorded, is that alright?"],
+      ["C", "Sure."],
+      ["R", "Could we do a demo with your manager next Tuesday at two?"],
+      ["C", "Yeah, that's fine."],
+    ]);
+    expect(takenUp).toContain("next_step_acceptance");
   });
 
   it("ignores negated claims: a careful advisor raises no alert", async () => {

@@ -7,7 +7,7 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
     patterns: [
       "(call|ring|email|send|meet|talk|speak|follow up|check in|touch base|circle back|come by|visit|demo|book|schedule|set up|get back) NEAR/8 (monday|tuesday|wednesday|thursday|friday|saturday|tomorrow|tonight|today|next week|this week|end of the (day|week|month)|end of (day|week|month)|morning|afternoon|am|pm|oclock|january|february|march|april|june|july|august|september|october|november|december|the (first|second|third|fifth|tenth|twelfth|fifteenth|twentieth)|in (two|three|a couple of|a few) (days|weeks))", "(calendar|meeting|zoom|teams) (invite|link|request)", "(ill|i will|we will|well|she will|hell|he will|priya will|our team will) NEAR/3 (send|email|call|set up|book|schedule|forward|get) NEAR/8 (by|before|on|this|tomorrow|today|monday|tuesday|wednesday|thursday|friday|afternoon|morning|week)", "(kickoff|kick off|onboarding call|site visit|assessment|demo|pilot|trial) NEAR/6 (monday|tuesday|wednesday|thursday|friday|tomorrow|next week|on the|at (one|two|three|four|five|nine|ten|eleven|noon|#num))",
     ],
-    exclude: ["(dont|do not|no need to|please dont|never) NEAR/3 (call|email|send|contact)", "(if|maybe|might|someday|sometime) NEAR/6 (call|send|talk|meet)"],
+    exclude: ["record* NEAR/8 (call|calls|line|conversation|training|quality)", "(dont|do not|no need to|please dont|never) NEAR/3 (call|email|send|contact)", "(if|maybe|might|someday|sometime) NEAR/6 (call|send|talk|meet)"],
     examples: [
       "I'll have the proposal in your inbox by Thursday noon.",
       "Let's meet at the site on Tuesday at eight before the crew arrives.",
@@ -87,6 +87,7 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
   {
     id: "rejection", category: "rejection", type: "rejection", speaker: "customer", threshold: 0.85,
     patterns: [
+      "(its|it be|it|thats|that be|answer be|answer s) a no", "(my|the|our) answer (be|s) (no|a no)", "(were|we be|well|we will|im|i be|ill|i will) (sticking|staying|stick|stay) with NEAR/8 (thanks|on this one|this time|the (two|one|ones|people)|what we|who we|for now)", "(were|we be|well|we will) (sticking|staying|stick|stay) with @name",
       "(no thanks|no thank you|not interested|well pass|we will pass|ill pass|going to pass|gonna pass|hard pass|not for us|not going to (work|happen|buy|move forward))", "(decided|chose|going|gone|went) NEAR/4 (another|other|different|someone else|with them|elsewhere|against)", "(remove|take) NEAR/4 (list|off)", "(stop|dont) (calling|call) (me|us)", "(not|wont) (moving|move|go|going) (forward|ahead)", "(decline|declining|say no|saying no)",
     ],
     exclude: ["(not|never) NEAR/3 (saying no|a no)", "(if|unless) NEAR/5 (pass|not interested)"],
@@ -110,8 +111,17 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
       "Thanks, but we'll stay with what we have.",
       "It's a no from us this time.",
       "We're going to decline the offer.",
+      "We're staying with the people we have on this one, thanks.",
+      "Honestly, I'm out. We'll keep the suppliers we've got.",
+      "It's a no for this year, please don't follow up.",
     ],
     negatives: [
+      "Ha, I wasn't planning to.",
+      "No, I won't, don't worry.",
+      "Oh, I wasn't going to anyway.",
+      "No, we're not going anywhere, we're happy with you.",
+      "No, I'm not going to change my mind, let's sign it.",
+      "Nope, nothing else from me.",
       "I'm not saying no, I'm saying not now.",
       "No, that's fine, go ahead.",
       "No problem at all.",

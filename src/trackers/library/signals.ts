@@ -66,6 +66,7 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
   {
     id: "signal_pricing_terms", category: "buying_signal", type: "pricing_terms", speaker: "customer", strength: "moderate",
     patterns: [
+      "(whats|what be) the damage", "what (does|would|will|do) (it|that|this|they) (run|come to|set me back|set us back)", "what (it|that|this) (costs|cost|comes to|runs) (all in|in total|altogether|per)", "(all in|allin) (price|cost|number)", "(per|a) (user|seat|room|head|location|month) NEAR/3 (or|and|count|charge|price)",
       "(how much|what (does|do|would|will) (it|that|this|they) cost|whats the (price|cost|rate|premium|fee))", "(discount|deal|cheaper) NEAR/6 (if|for|annual*|year|upfront|multi|volume|more|sign)", "(payment|billing|invoic*|pay) NEAR/5 (terms|monthly|annual*|quarterly|upfront|card|net|installment*|options|work|plan)", "(what|whats|is) NEAR/5 (included|include|covered|extra|on top)", "(price|pricing|cost|rate|premium|fee*) NEAR/4 (per|for|include|lock*|hold|same|change|go up|stay)", "(send|get) NEAR/4 (quote|pricing|price sheet|proposal|estimate)", "(setup|set up|hidden|extra|additional|cancellation) NEAR/2 (fee|fees|cost|costs|charge|charges)",
     ],
     exclude: ["too (expensive|much)", "(cant|cannot) afford"],
@@ -100,6 +101,14 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
       "How much would the extended warranty add?",
       "Would you be able to do a payment plan for the equipment?",
       "Is the price locked for the whole term?",
+      "Roughly what does something like this run?",
+      "What would that set us back per month?",
+      "Ballpark, what are we talking for twenty seats?",
+      "Do part-timers count as a seat, or just full-time staff?",
+      "Give me the all-in number, setup and everything.",
+      "What's it come to for the whole building?",
+      "Can we spread that over twelve payments?",
+      "Is the annual price cheaper than paying month by month?",
     ],
     negatives: [
       "That's way too expensive for us.",
@@ -171,6 +180,8 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
   {
     id: "signal_next_step_acceptance", category: "buying_signal", type: "next_step_acceptance", speaker: "customer", strength: "moderate",
     patterns: [
+      "(tonight|today|noon|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|second|third|fourth|fifth|sixth|seventh|eighth|ninth|thirtieth|twenty|thirty) NEAR/2 (works|suits|is fine|is good|s good|is perfect|be good|be fine)", "(monday|tuesday|wednesday|thursday|friday|saturday|sunday) at NEAR/4 (we ll|well|i ll|ill|see you|have|be)",
+      "(january|february|march|april|may|june|july|august|september|october|november|december|morning|afternoon|evening|noon|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|fifteenth|twentieth|#num) NEAR/2 (works|suits|is fine|is good|is perfect)",
       "(tuesday|monday|wednesday|thursday|friday|tomorrow|that|next week|the) NEAR/3 (works|work|is fine|fine|good|perfect|suits|great)", "(works|sounds good|fine|perfect|great) NEAR/3 (for me|for us|with me|by me)", "(send|forward|put) NEAR/5 (invite|calendar|time|slot)", "(ill|i will|we will|well) (be there|join|make it|look out for it|keep an eye out|block*|put it in)", "(happy|glad|open) to (do|try|have|set up|take) NEAR/3 (demo|trial|pilot|call|meeting|look)", "(lets|let us) (set (it|that|something) up|book (it|that)|schedule|do (the|a) (demo|trial|pilot|call))", "(yes|yeah|sure|okay|ok) NEAR/4 (demo|trial|pilot|meeting|call|visit|assessment)", "(yes|yeah|sure|okay|ok) BEFORE/5 (free|available|open|around|in the office|home)", "(we be|i be|we re|im) (both )?(free|available|around) (then|at|on|that)",
     ],
     exclude: ["(doesnt|not|cant|wont) NEAR/3 (work|make)"],
@@ -203,6 +214,13 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
       "Great, I'll block out an hour for it.",
       "Yeah, let's do that, mid next week is good for me.",
       "Fine, call me back Thursday afternoon.",
+      "The ninth works, put me down.",
+      "Mid-morning on the third suits me.",
+      "June second is good, I'll be in the office.",
+      "Tonight works, send me the link.",
+      "Nine's good, see you then.",
+      "Thursday at four, I'll have the coffee on.",
+      "The thirtieth works, mornings are best.",
     ],
     negatives: [
       "Tuesday doesn't work, I'm travelling.",

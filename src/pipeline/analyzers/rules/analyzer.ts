@@ -5,7 +5,7 @@ import { overallFromBreakdown } from "../post-check-rule.js";
 import { complianceAlerts } from "./compliance.js";
 import { roleOf, type TrackerHit } from "../../../trackers/engine.js";
 import { clock, disclosureWindow, gatherEvidence, hitsOf, quote, type Evidence } from "./evidence.js";
-import { nextSteps as findNextSteps, outcomeOf } from "./next-steps.js";
+import { nextSteps as findNextSteps, outcomeOf, takesUpStep } from "./next-steps.js";
 import { scoreBreakdown, type ObjectionFinding } from "./scores.js";
 import { compiledTrackers } from "./tracker-config.js";
 
@@ -103,7 +103,7 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
   const objections: ObjectionFinding[] = firstPerType(hitsOf(ev, "objection")).map((hit) => ({ hit, handled: wasHandled(ev, hit) }));
   const alerts = complianceAlerts(ev);
   const breakdown = scoreBreakdown(ev, objections, alerts, findNextSteps(ev));
-  const signals = firstPerType(hitsOf(ev, "buying_signal"));
+  const signals = firstPerType(hitsOf(ev, "buying_signal").filter((h) => takesUpStep(ev, h)));
   const steps = findNextSteps(ev);
   const commitments = steps.commitment ? [steps.commitment] : [];
   const nextSteps = steps.agreed ? [steps.agreed] : [];

@@ -16,16 +16,37 @@ export interface NextStepFinding {
 
 const TIME_WORDS = /\b(week|weeks|month|months|tomorrow|tonight|today|morning|afternoon|evening|noon|eod|quarter)\b/i;
 
-function dated(h: TrackerHit): boolean {
-  const f = readUtterance(h.sentence).flatMap(sentenceFeatures);
-  return f.includes("@day") || f.includes("@month") || f.includes("@clock") || TIME_WORDS.test(h.sentence);
+function datedText(text: string): boolean {
+  const f = readUtterance(text).flatMap(sentenceFeatures);
+  return f.includes("@day") || f.includes("@month") || f.includes("@clock") || TIME_WORDS.test(text);
+}
+const dated = (h: TrackerHit) => datedText(h.sentence);
+/** A day or date named, or a clock time after "at" (not a duration such as "thirty-six months", nor a price read as a time). */
+function namesTime(text: string): boolean {
+  const f = readUtterance(text).flatMap(sentenceFeatures);
+  return f.includes("@day") || f.includes("@month") || /\b(tomorrow|tonight|this afternoon|next week|at (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|\d{1,2}(:\d\d)?))\b/i.test(text);
+}
+
+const MEETING = /\b(demo|call|meeting|visit|invite|trial|pilot|walkthrough|walk-through|calendar|session|kickoff|kick-off|assessment|survey|consult\w*|appointment|slot)\b/i;
+
+/**
+ * A next-step acceptance is a buying signal when it takes up something: it names
+ * a time or a meeting itself, or answers a step proposed in the two turns before.
+ * A bare "that's fine" answering small talk is not one.
+ */
+export function takesUpStep(ev: Evidence, h: TrackerHit): boolean {
+  if (h.tracker.type !== "next_step_acceptance") return true;
+  if (dated(h) || MEETING.test(h.sentence)) return true;
+  return hitsOf(ev, "next_step").some((p) => p.segment < h.segment && p.segment >= h.segment - 2);
 }
 
 const customer = (h: TrackerHit) => String(h.speaker).toLowerCase() !== "rep";
 
 /** A reply that takes the step up ("Tuesday works", "sure, send it") rather than holding it off ("I don't know his schedule"). */
 const YES = /^\W*(yes|yeah|yep|yup|sure|ok|okay|sounds good|that works|works|perfect|great|fine|deal|absolutely|definitely|of course|please do|let's do|lets do|go ahead|alright|all right)\b/i;
-const HEDGE = /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? interested|maybe|we'?ll see|let me think|i'?ll (let you know|get back)|can'?t promise|no thanks|not interested|don'?t call)\b/i;
+const HEDGE = /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? interested|maybe|we'?ll see|let me think|i'?ll (let you know|get back)|can'?t promise|no promises?|no thanks|not interested|don'?t call)\b/i;
+/** What a purchase names; "let's do it" or "book it" without one, in a turn that accepts a meeting or names a time, takes up the meeting, not the deal. */
+const DEAL = /\b(sign\w*|contract|agreement|order|paperwork|purchase|buy|po|invoice|docusign|policy|plan|application|deal|renew\w*|switch\w*|seats?|licen[cs]es?)\b/i;
 
 /**
  * Where the conversation ended up: the customer's last commitment, last
@@ -33,10 +54,11 @@ const HEDGE = /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? inter
  * the rep's answered with an acceptance) that no explicit no came after.
  */
 export function nextSteps(ev: Evidence): NextStepFinding {
-  const commitments = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "commitment" && customer(h));
   const rejections = hitsOf(ev, "rejection").filter(customer);
-  const acceptances = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "next_step_acceptance" && customer(h));
+  const acceptances = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "next_step_acceptance" && customer(h) && takesUpStep(ev, h));
   const proposals = hitsOf(ev, "next_step");
+  const answersMeeting = (h: TrackerHit) => acceptances.some((a) => a.segment === h.segment) || namesTime(h.text);
+  const commitments = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "commitment" && customer(h) && !(answersMeeting(h) && !DEAL.test(h.text)));
   const rejection = rejections.at(-1) ?? null;
   const accepted = (p: TrackerHit): boolean => {
     if (customer(p) && !HEDGE.test(p.text)) return true;
