@@ -25,9 +25,22 @@ export class AnchorIndex {
   private stamps = new Uint32Array(0);
   private stamp = 0;
 
-  /** A chain's anchors as unit ids: one list per part, one of which must be present. */
+  /**
+   * What a chain needs present, as lists of unit ids one of which must be in
+   * the sentence: each part's first words (the first list is the first
+   * part's), then every plain word of every part, for a match meets each of them.
+   */
   add(chain: Chain): Int32Array[] {
-    return chain.anchors.map((units) => Int32Array.from(units.map((u) => this.idOf(u))));
+    const groups = chain.anchors.map((units) => Int32Array.from(units.map((u) => this.idOf(u))));
+    const singles = new Set(groups.filter((g) => g.length === 1).map((g) => g[0]));
+    for (const seq of [chain.first, ...chain.rest.map((r) => r.seq)])
+      for (const u of seq) {
+        if (u.kind === "alt") continue;
+        const id = this.idOf(u);
+        if (!singles.has(id)) groups.push(Int32Array.of(id));
+        singles.add(id);
+      }
+    return groups;
   }
 
   private idOf(u: Unit): number {
