@@ -25,12 +25,20 @@ export class AnchorIndex {
   private stamps = new Uint32Array(0);
   private stamp = 0;
 
+  /** Per chain: what it needs present, as lists of unit ids one of which must be in the sentence. */
+  private readonly chains: Int32Array[][] = [];
+  /** Unit -> the chains whose first part can begin with it. */
+  private readonly starts: number[][] = [];
+  /** Chain -> stamp of the last sentence holding one of its first words. */
+  private chainStamps = new Uint32Array(0);
+  private readonly present: number[] = [];
+
   /**
-   * What a chain needs present, as lists of unit ids one of which must be in
-   * the sentence: each part's first words (the first list is the first
-   * part's), then every plain word of every part, for a match meets each of them.
+   * Registers a chain and gives its number for `mayMatch`. It needs one of
+   * each part's first words (the first part's are looked up from the words),
+   * and every plain word of every part, for a match meets each of them.
    */
-  add(chain: Chain): Int32Array[] {
+  add(chain: Chain): number {
     const groups = chain.anchors.map((units) => Int32Array.from(units.map((u) => this.idOf(u))));
     const singles = new Set(groups.filter((g) => g.length === 1).map((g) => g[0]));
     for (const seq of [chain.first, ...chain.rest.map((r) => r.seq)])
@@ -40,7 +48,10 @@ export class AnchorIndex {
         if (!singles.has(id)) groups.push(Int32Array.of(id));
         singles.add(id);
       }
-    return groups;
+    const n = this.chains.length;
+    this.chains.push(groups);
+    for (const id of new Set(groups[0] ?? [])) (this.starts[id] ??= []).push(n);
+    return n;
   }
 
   private idOf(u: Unit): number {
@@ -72,14 +83,23 @@ export class AnchorIndex {
   /** Marks the anchors present in a sentence's words (punctuation left out); `has` answers for these words until the next call. */
   read(words: Token[]): void {
     if (this.stamps.length < this.ids.size) this.stamps = new Uint32Array(this.ids.size);
+    if (this.chainStamps.length < this.chains.length) this.chainStamps = new Uint32Array(this.chains.length);
     if (++this.stamp === 0xffffffff) {
       this.stamps.fill(0);
+      this.chainStamps.fill(0);
       this.stamp = 1;
     }
     const st = this.stamps;
     const now = this.stamp;
+    const present = this.present;
+    present.length = 0;
     const mark = (l: number[] | undefined) => {
-      if (l) for (let j = 0; j < l.length; j++) st[l[j]] = now;
+      if (l)
+        for (let j = 0; j < l.length; j++)
+          if (st[l[j]] !== now) {
+            st[l[j]] = now;
+            present.push(l[j]);
+          }
     };
     let name = false;
     for (const t of words) {
@@ -88,36 +108,39 @@ export class AnchorIndex {
       mark(this.byLemma.get(t.lemma));
       this.markPrefixes(t.norm);
       if (t.lemma !== t.norm) this.markPrefixes(t.lemma);
-      for (const [p, id] of this.longPrefixes) if (t.norm.startsWith(p) || t.lemma.startsWith(p)) st[id] = now;
+      for (const [p, id] of this.longPrefixes) if (st[id] !== now && (t.norm.startsWith(p) || t.lemma.startsWith(p))) mark([id]);
     }
     if (name) mark(this.names);
+    const cs = this.chainStamps;
+    for (const id of present) {
+      const l = this.starts[id];
+      if (l) for (let j = 0; j < l.length; j++) cs[l[j]] = now;
+    }
   }
 
   private markPrefixes(form: string): void {
     const lens = this.prefixLengths;
     for (let k = 0; k < lens.length && lens[k] <= form.length; k++) {
       const l = this.byPrefix.get(form.slice(0, lens[k]));
-      if (l) for (let j = 0; j < l.length; j++) this.stamps[l[j]] = this.stamp;
+      if (l)
+        for (let j = 0; j < l.length; j++)
+          if (this.stamps[l[j]] !== this.stamp) {
+            this.stamps[l[j]] = this.stamp;
+            this.present.push(l[j]);
+          }
     }
   }
 
-  has(id: number): boolean {
-    return this.stamps[id] === this.stamp;
-  }
-
-  /** Could the chain match the words last read? False when a part's first word is absent. */
-  mayMatch(anchors: Int32Array[]): boolean {
-    for (const part of anchors) {
+  /** Could chain `n` match the words last read? False when a part's first word or a plain word is absent. */
+  mayMatch(n: number): boolean {
+    if (this.chainStamps[n] !== this.stamp) return false;
+    const groups = this.chains[n];
+    for (let g = 1; g < groups.length; g++) {
+      const part = groups[g];
       let any = false;
       for (let j = 0; j < part.length && !any; j++) any = this.stamps[part[j]] === this.stamp;
       if (!any) return false;
     }
     return true;
-  }
-
-  /** Is any of these units present in the words last read? */
-  any(ids: Int32Array): boolean {
-    for (let j = 0; j < ids.length; j++) if (this.stamps[ids[j]] === this.stamp) return true;
-    return false;
   }
 }

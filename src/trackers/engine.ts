@@ -88,10 +88,9 @@ interface Verdict {
 interface Plan {
   anchors: AnchorIndex;
   bank: ModelBank;
-  /** Per tracker: the anchors of its patterns' first parts (none present: no pattern can match), and each pattern's and exclusion's anchors. */
-  first: Int32Array[];
-  patterns: Int32Array[][][];
-  exclude: Int32Array[][][];
+  /** Per tracker: its patterns' and exclusions' numbers in the anchor index. */
+  patterns: number[][];
+  exclude: number[][];
   /** Per tracker: the position of the first tracker with its id (at most one hit per id per segment). */
   slot: Int32Array;
   byRole: Record<SpeakerRole, number[]>;
@@ -105,7 +104,6 @@ function planOf(trackers: CompiledTracker[]): Plan {
   const anchors = new AnchorIndex();
   const patterns = trackers.map((t) => t.patterns.map((p) => anchors.add(p.chain)));
   const exclude = trackers.map((t) => t.exclude.map((x) => anchors.add(x.chain)));
-  const first = patterns.map((ps) => Int32Array.from(new Set(ps.flatMap((a) => [...a[0]]))));
   const firstOfId = new Map<string, number>();
   const slot = Int32Array.from(trackers.map((t, k) => (firstOfId.has(t.def.id) ? firstOfId.get(t.def.id)! : (firstOfId.set(t.def.id, k), k))));
   const ks = trackers.map((_, k) => k);
@@ -114,7 +112,7 @@ function planOf(trackers: CompiledTracker[]): Plan {
     customer: ks.filter((k) => fits(trackers[k].def, "customer")),
     unknown: ks.filter((k) => fits(trackers[k].def, "unknown")),
   };
-  plan = { anchors, bank: new ModelBank(trackers.map((t) => t.model)), first, patterns, exclude, slot, byRole };
+  plan = { anchors, bank: new ModelBank(trackers.map((t) => t.model)), patterns, exclude, slot, byRole };
   plans.set(trackers, plan);
   return plan;
 }
@@ -139,20 +137,18 @@ function judge(plan: Plan, k: number, ct: CompiledTracker, s: Sentence, words: T
   const ix = plan.anchors;
   let reason: HitReason | undefined;
   let negatedPattern: string | undefined;
-  if (ix.any(plan.first[k])) {
-    const anchors = plan.patterns[k];
-    for (let j = 0; j < ct.patterns.length; j++) {
-      if (!ix.mayMatch(anchors[j])) continue;
-      const p = ct.patterns[j];
-      const span = matchPattern(p.chain, words);
-      if (!span) continue;
-      if (ct.def.negatable && words[span[0]].neg) {
-        negatedPattern ??= p.source;
-        continue;
-      }
-      reason = { by: "pattern", score: null, pattern: p.source };
-      break;
+  const anchors = plan.patterns[k];
+  for (let j = 0; j < ct.patterns.length; j++) {
+    if (!ix.mayMatch(anchors[j])) continue;
+    const p = ct.patterns[j];
+    const span = matchPattern(p.chain, words);
+    if (!span) continue;
+    if (ct.def.negatable && words[span[0]].neg) {
+      negatedPattern ??= p.source;
+      continue;
     }
+    reason = { by: "pattern", score: null, pattern: p.source };
+    break;
   }
   if (ct.model) {
     const p = sc.prob(k);
