@@ -85,10 +85,16 @@ export function topFeatures(model: LinearModel, features: string[], n = 4): Arra
 
 /**
  * Many models scored at once: feature -> (model, weight) postings, so a
- * sentence's features are looked up once for all trackers instead of once per tracker.
+ * sentence's features are looked up once for all trackers instead of once per
+ * tracker. The postings sit end to end in two flat arrays and a feature maps
+ * to its slice: one lookup and contiguous reads per feature, nothing to follow.
  */
 export class ModelBank {
-  private readonly postings = new Map<string, { ks: Int32Array; ws: Float64Array }>();
+  /** Feature -> its postings' start in `ks`/`ws`; they end where the next feature's start. */
+  private readonly at = new Map<string, number>();
+  private readonly ends: Int32Array;
+  private readonly ks: Int32Array;
+  private readonly ws: Float64Array;
   private readonly biases: Float64Array;
 
   constructor(models: Array<LinearModel | null>) {
@@ -102,17 +108,31 @@ export class ModelBank {
         list.push([k, w]);
       }
     });
-    for (const [f, list] of lists) this.postings.set(f, { ks: Int32Array.from(list.map((x) => x[0])), ws: Float64Array.from(list.map((x) => x[1])) });
+    let n = 0;
+    for (const list of lists.values()) n += list.length;
+    this.ks = new Int32Array(n);
+    this.ws = new Float64Array(n);
+    this.ends = new Int32Array(lists.size);
+    let j = 0;
+    let f = 0;
+    for (const [name, list] of lists) {
+      this.at.set(name, f);
+      for (const [k, w] of list) {
+        this.ks[j] = k;
+        this.ws[j++] = w;
+      }
+      this.ends[f++] = j;
+    }
   }
 
   /** Probabilities for every model (models that are null get 0.5 and are never asked). */
   scores(features: string[]): Float64Array {
     const z = this.biases.slice();
-    for (const f of features) {
-      const p = this.postings.get(f);
-      if (!p) continue;
-      const { ks, ws } = p;
-      for (let j = 0; j < ks.length; j++) z[ks[j]] += ws[j];
+    const { ks, ws, ends } = this;
+    for (const name of features) {
+      const f = this.at.get(name);
+      if (f === undefined) continue;
+      for (let j = f === 0 ? 0 : ends[f - 1], end = ends[f]; j < end; j++) z[ks[j]] += ws[j];
     }
     for (let k = 0; k < z.length; k++) z[k] = sigmoid(z[k]);
     return z;

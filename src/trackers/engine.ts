@@ -2,15 +2,15 @@ import type { TranscriptSegment } from "../pipeline/ports.js";
 import { ModelBank, topFeatures, type LinearModel } from "./classifier.js";
 import { sentenceFeatures } from "./features.js";
 import type { TrackerDef } from "./format.js";
-import { AnchorSet, indexWords, matchPattern, mayMatch, parsePattern, type WordIndex } from "./pattern.js";
-import { readUtterance, type Sentence } from "./text.js";
+import { AnchorIndex } from "./anchor-index.js";
+import { matchPattern, parsePattern } from "./pattern.js";
+import { readUtterance, type Sentence, type Token } from "./text.js";
 
 export interface CompiledTracker {
   def: TrackerDef;
   patterns: Array<{ source: string; chain: ReturnType<typeof parsePattern> }>;
   exclude: Array<{ source: string; chain: ReturnType<typeof parsePattern> }>;
   model: LinearModel | null;
-  anchors: AnchorSet;
 }
 
 export type SpeakerRole = "rep" | "customer" | "unknown";
@@ -72,7 +72,6 @@ export function compile(def: TrackerDef, model: LinearModel | null): CompiledTra
     patterns,
     exclude: parsed(def.exclude),
     model,
-    anchors: new AnchorSet(patterns.map((p) => p.chain)),
   };
 }
 
@@ -85,12 +84,63 @@ interface Verdict {
   suppressed?: string;
 }
 
-function judge(ct: CompiledTracker, s: Sentence, ix: WordIndex, features: () => string[], prob: () => number, explain: boolean): Verdict {
-  const words = ix.words;
+/** A tracker set read for detection, built once per set: anchors numbered across all its patterns, models banked. */
+interface Plan {
+  anchors: AnchorIndex;
+  bank: ModelBank;
+  /** Per tracker: its patterns' and exclusions' numbers in the anchor index. */
+  patterns: number[][];
+  exclude: number[][];
+  /** Per tracker: the position of the first tracker with its id (at most one hit per id per segment). */
+  slot: Int32Array;
+  byRole: Record<SpeakerRole, number[]>;
+}
+
+const plans = new WeakMap<CompiledTracker[], Plan>();
+
+function planOf(trackers: CompiledTracker[]): Plan {
+  let plan = plans.get(trackers);
+  if (plan) return plan;
+  const anchors = new AnchorIndex();
+  const patterns = trackers.map((t) => t.patterns.map((p) => anchors.add(p.chain)));
+  const exclude = trackers.map((t) => t.exclude.map((x) => anchors.add(x.chain)));
+  const firstOfId = new Map<string, number>();
+  const slot = Int32Array.from(trackers.map((t, k) => (firstOfId.has(t.def.id) ? firstOfId.get(t.def.id)! : (firstOfId.set(t.def.id, k), k))));
+  const ks = trackers.map((_, k) => k);
+  const byRole = {
+    rep: ks.filter((k) => fits(trackers[k].def, "rep")),
+    customer: ks.filter((k) => fits(trackers[k].def, "customer")),
+    unknown: ks.filter((k) => fits(trackers[k].def, "unknown")),
+  };
+  plan = { anchors, bank: new ModelBank(trackers.map((t) => t.model)), patterns, exclude, slot, byRole };
+  plans.set(trackers, plan);
+  return plan;
+}
+
+/** One sentence's classifier features and scores, worked out when a tracker first asks. */
+class SentenceScores {
+  private feats?: string[];
+  private probs?: Float64Array;
+  constructor(
+    private readonly s: Sentence,
+    private readonly bank: ModelBank,
+  ) {}
+  features(): string[] {
+    return (this.feats ??= sentenceFeatures(this.s));
+  }
+  prob(k: number): number {
+    return (this.probs ??= this.bank.scores(this.features()))[k];
+  }
+}
+
+function judge(plan: Plan, k: number, ct: CompiledTracker, s: Sentence, words: Token[], sc: SentenceScores, explain: boolean): Verdict {
+  const ix = plan.anchors;
   let reason: HitReason | undefined;
   let negatedPattern: string | undefined;
-  for (const p of ct.anchors.mayMatch(ix) ? ct.patterns : []) {
-    if (!mayMatch(p.chain, ix)) continue;
+  const anchors = plan.patterns[k];
+  for (let j = 0; j < ct.patterns.length; j++) {
+    if (!ix.mayMatch(anchors[j])) continue;
+    const p = ct.patterns[j];
     const span = matchPattern(p.chain, words);
     if (!span) continue;
     if (ct.def.negatable && words[span[0]].neg) {
@@ -101,20 +151,22 @@ function judge(ct: CompiledTracker, s: Sentence, ix: WordIndex, features: () => 
     break;
   }
   if (ct.model) {
-    const p = prob();
+    const p = sc.prob(k);
     if (reason) reason.score = round(p);
     else if (p >= ct.def.threshold) reason = { by: "classifier", score: round(p) };
-    if (reason && explain) reason.features = topFeatures(ct.model, features()).map(([name]) => name);
+    if (reason && explain) reason.features = topFeatures(ct.model, sc.features()).map(([name]) => name);
   }
   if (!reason) return negatedPattern && explain ? { suppressed: `pattern "${negatedPattern}" matched inside a negation` } : {};
   if (ct.def.skip_hypothetical && s.hypothetical) return { suppressed: "conditional or wished-for framing" };
-  for (const x of ct.exclude) if (mayMatch(x.chain, ix) && matchPattern(x.chain, words)) return { suppressed: `exclusion "${x.source}"` };
+  const exclude = plan.exclude[k];
+  for (let j = 0; j < ct.exclude.length; j++) {
+    const x = ct.exclude[j];
+    if (ix.mayMatch(exclude[j]) && matchPattern(x.chain, words)) return { suppressed: `exclusion "${x.source}"` };
+  }
   return { reason };
 }
 
 const round = (p: number) => Math.round(p * 1000) / 1000;
-
-const banks = new WeakMap<CompiledTracker[], ModelBank>();
 
 /**
  * Every tracker against every sentence of every segment; at most one hit per
@@ -122,10 +174,9 @@ const banks = new WeakMap<CompiledTracker[], ModelBank>();
  */
 export function detect(segments: TranscriptSegment[], trackers: CompiledTracker[], opts: { explain?: boolean; suppressed?: Suppressed[] } = {}): TrackerHit[] {
   const hits: TrackerHit[] = [];
-  let bank = banks.get(trackers);
-  if (!bank) banks.set(trackers, (bank = new ModelBank(trackers.map((t) => t.model))));
-  const index = new Map(trackers.map((t, k) => [t, k]));
+  const plan = planOf(trackers);
   const explain = opts.explain ?? false;
+  const done = new Uint8Array(trackers.length);
   // Identical lines in one call ("Okay.", "Mm-hm.", a repeated pitch) are judged once; nothing outlives this call.
   const seen = new Map<string, Array<{ tracker: TrackerDef; sentence: string; reason: HitReason }>>();
   segments.forEach((seg, i) => {
@@ -137,19 +188,19 @@ export function detect(segments: TranscriptSegment[], trackers: CompiledTracker[
       return;
     }
     const from = hits.length;
-    const applicable = trackers.filter((ct) => fits(ct.def, role));
+    const applicable = plan.byRole[role];
     if (applicable.length === 0) return;
-    const done = new Set<string>();
+    done.fill(0);
     for (const s of readUtterance(seg.text)) {
-      const ix = indexWords(s.tokens.filter((tk) => !tk.punct));
-      let feats: string[] | undefined;
-      let probs: Float64Array | undefined;
-      const features = () => (feats ??= sentenceFeatures(s));
-      for (const ct of applicable) {
-        if (done.has(ct.def.id)) continue;
-        const v = judge(ct, s, ix, features, () => (probs ??= bank!.scores(features()))[index.get(ct)!], explain);
+      const words = s.tokens.filter((tk) => !tk.punct);
+      plan.anchors.read(words);
+      const sc = new SentenceScores(s, plan.bank);
+      for (const k of applicable) {
+        if (done[plan.slot[k]]) continue;
+        const ct = trackers[k];
+        const v = judge(plan, k, ct, s, words, sc, explain);
         if (v.reason) {
-          done.add(ct.def.id);
+          done[plan.slot[k]] = 1;
           hits.push({ tracker: ct.def, segment: i, t: seg.t_start, speaker: String(seg.speaker), text: seg.text, sentence: s.text, reason: v.reason });
         } else if (v.suppressed && opts.suppressed) {
           opts.suppressed.push({ tracker: ct.def.id, segment: i, sentence: s.text, why: v.suppressed });

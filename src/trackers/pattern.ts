@@ -16,9 +16,9 @@ import { splitWord, type Token } from "./text.js";
  *
  * e.g. `record* NEAR/6 (call|line|conversation)`, `(only|every|no) NEAR/4 (claim|exception*)`.
  */
-type Unit = { kind: "name" } | { kind: "word"; norm: string; base: boolean } | { kind: "prefix"; prefix: string } | { kind: "alt"; options: Seq[] };
-type Seq = Unit[];
-interface Chain {
+export type Unit = { kind: "name" } | { kind: "word"; norm: string; base: boolean } | { kind: "prefix"; prefix: string } | { kind: "alt"; options: Seq[] };
+export type Seq = Unit[];
+export interface Chain {
   first: Seq;
   rest: Array<{ op: "near" | "gap"; n: number; seq: Seq }>;
   /** Units one of which must be in the sentence for each part: a cheap test before the full match. */
@@ -112,34 +112,6 @@ function firstUnits(seq: Seq): Unit[] {
   return [...u.options.flatMap(firstUnits), ...(optional ? firstUnits(seq.slice(1)) : [])];
 }
 
-/** The words of a sentence as sets, built once per sentence for the anchor test. */
-export interface WordIndex {
-  norms: Set<string>;
-  lemmas: Set<string>;
-  /** Every beginning (two letters or more) of every word and lemma: a wildcard test is one lookup. */
-  prefixes: Set<string>;
-  words: Token[];
-}
-
-export function indexWords(words: Token[]): WordIndex {
-  const prefixes = new Set<string>();
-  for (const w of words)
-    for (const form of w.lemma === w.norm ? [w.norm] : [w.norm, w.lemma]) for (let n = 2; n <= Math.min(form.length, 16); n++) prefixes.add(form.slice(0, n));
-  return { norms: new Set(words.map((w) => w.norm)), lemmas: new Set(words.map((w) => w.lemma)), prefixes, words };
-}
-
-function present(u: Unit, ix: WordIndex): boolean {
-  if (u.kind === "name") return ix.words.some((t) => t.name);
-  if (u.kind === "word") return ix.norms.has(u.norm) || (u.base && ix.lemmas.has(u.norm));
-  if (u.kind === "prefix") return u.prefix.length > 16 ? ix.words.some((t) => t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix)) : ix.prefixes.has(u.prefix);
-  return true;
-}
-
-/** False when the pattern cannot match the sentence (a part's first word is absent); true means "try it". */
-export function mayMatch(chain: Chain, ix: WordIndex): boolean {
-  return chain.anchors.every((units) => units.some((u) => present(u, ix)));
-}
-
 function unitAt(u: Unit, words: Token[], at: number): number[] {
   const t = words[at];
   if (!t) return [];
@@ -150,10 +122,18 @@ function unitAt(u: Unit, words: Token[], at: number): number[] {
   return u.options.flatMap((s) => seqEnds(s, words, at));
 }
 
+const NONE: readonly number[] = Object.freeze([]);
+
 /** Every end position of `seq` matched from `at`. */
-function seqEnds(seq: Seq, words: Token[], at: number): number[] {
-  let ends = [at];
-  for (const u of seq) {
+function seqEnds(seq: Seq, words: Token[], at: number): readonly number[] {
+  // Plain words up to the first group: one position to follow, nothing to allocate (most patterns stop here).
+  let k = 0;
+  let pos = at;
+  for (; k < seq.length && seq[k].kind !== "alt"; k++, pos++) if (pos >= words.length || !startsHere(seq[k], words[pos])) return NONE;
+  if (k === seq.length) return [pos];
+  let ends = [pos];
+  for (; k < seq.length; k++) {
+    const u = seq[k];
     const next: number[] = [];
     for (const e of ends) for (const x of unitAt(u, words, e)) if (!next.includes(x)) next.push(x);
     if (next.length === 0) return [];
@@ -198,32 +178,4 @@ export function matchPattern(chain: Chain, words: Token[]): [number, number] | n
     cur = next;
   }
   return cur.length ? cur.reduce((best, s) => (s[0] < best[0] ? s : best)) : null;
-}
-
-/**
- * The first words of all of a tracker's patterns, as one test per sentence:
- * when none is present, none of its patterns can match and they are skipped.
- */
-export class AnchorSet {
-  private readonly norms = new Set<string>();
-  private readonly bases = new Set<string>();
-  private readonly prefixes: string[] = [];
-  private any = false;
-
-  constructor(chains: Chain[]) {
-    for (const c of chains) {
-      for (const u of c.anchors[0]) {
-        if (u.kind === "word") (u.base ? this.bases : this.norms).add(u.norm);
-        else if (u.kind === "prefix") this.prefixes.push(u.prefix);
-        else this.any = true;
-      }
-    }
-  }
-
-  mayMatch(ix: WordIndex): boolean {
-    if (this.any) return true;
-    for (const t of ix.words) if (this.norms.has(t.norm) || this.bases.has(t.norm) || this.bases.has(t.lemma)) return true;
-    for (const p of this.prefixes) if (p.length > 16 ? ix.words.some((t) => t.norm.startsWith(p) || t.lemma.startsWith(p)) : ix.prefixes.has(p)) return true;
-    return false;
-  }
 }

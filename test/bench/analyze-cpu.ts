@@ -6,13 +6,9 @@
 import { compiledTrackers } from "../../src/pipeline/analyzers/rules/tracker-config.js";
 import { detect } from "../../src/trackers/engine.js";
 import { RulesAnalyzer } from "../../src/pipeline/analyzers/rules/analyzer.js";
-import { CALLS } from "../eval/calls.js";
 import { EVAL_COMPANY, evalCall } from "../eval/run.js";
-import type { TranscriptSegment } from "../../src/pipeline/ports.js";
-const segments: TranscriptSegment[] = [];
-let offset = 0;
-while (offset < 3600) for (const c of CALLS) { for (const s of c.transcript.segments) segments.push({ ...s, t_start: s.t_start + offset, t_end: s.t_end + offset }); offset = (segments.at(-1)?.t_end ?? offset) + 1; if (offset >= 3600) break; }
-const t = { segments, metrics: null, language: "en", model: "imported" };
+import { oneHour } from "./one-hour.js";
+const t = oneHour();
 const tr = compiledTrackers(undefined);
 detect(t.segments, tr);
 const copies = Array.from({ length: 20 }, () => structuredClone(t));

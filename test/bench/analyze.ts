@@ -12,28 +12,14 @@ import path from "node:path";
 import { loadConfig } from "../../src/config.js";
 import { LlamaAnalyzer } from "../../src/pipeline/analyzers/llama.js";
 import { RulesAnalyzer } from "../../src/pipeline/analyzers/rules/analyzer.js";
-import type { Transcript, TranscriptSegment } from "../../src/pipeline/ports.js";
 import { scanModels } from "../../src/models/find.js";
-import { CALLS, scriptedCall } from "../eval/calls.js";
+import { scriptedCall } from "../eval/calls.js";
 import { EVAL_COMPANY, evalCall } from "../eval/run.js";
 import { fixturesDir } from "../helpers/fixtures.js";
 import { benchLlamaEngine } from "./llama-engine.js";
+import { oneHour } from "./one-hour.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-/** The scripted calls back to back until an hour is filled. */
-function oneHour(): Transcript {
-  const segments: TranscriptSegment[] = [];
-  let offset = 0;
-  while (offset < 3600) {
-    for (const c of CALLS) {
-      for (const s of c.transcript.segments) segments.push({ ...s, t_start: s.t_start + offset, t_end: s.t_end + offset });
-      offset = (segments.at(-1)?.t_end ?? offset) + 1;
-      if (offset >= 3600) break;
-    }
-  }
-  return { segments, metrics: null, language: "en", model: "imported" };
-}
 
 async function benchRules() {
   const t = oneHour();
@@ -44,15 +30,31 @@ async function benchRules() {
   await rules.analyze(input);
   console.log(`rules: first report in a fresh process (model load, trackers built, vocabulary memo filled): ${(performance.now() - cold).toFixed(0)} ms`);
   const rates: number[] = [];
+  const cpu: number[] = [];
   for (let run = 0; run < 5; run++) {
     const n = 40;
     // A fresh transcript object per report, as in service: nothing cached from the previous report.
     const copies = Array.from({ length: n }, () => structuredClone(t));
     const start = performance.now();
+    const c0 = process.cpuUsage();
     for (const transcript of copies) await rules.analyze({ ...input, transcript });
+    const c = process.cpuUsage(c0);
     rates.push(n / ((performance.now() - start) / 1000));
+    // CPU time (all threads of the process, GC included) does not depend on what else runs on the machine.
+    cpu.push((c.user + c.system) / 1000 / n);
   }
-  console.log(`rules: one-hour transcript (${t.segments.length} segments, ${t.segments.reduce((a, s) => a + s.text.split(/\s+/).length, 0)} words): median ${median(rates).toFixed(1)} reports/s (runs: ${rates.map((r) => r.toFixed(1)).join(", ")})`);
+  console.log(`rules: one-hour transcript (${t.segments.length} segments, ${t.segments.reduce((a, s) => a + s.text.split(/\s+/).length, 0)} words): median ${median(rates).toFixed(1)} reports/s (runs: ${rates.map((r) => r.toFixed(1)).join(", ")}); CPU median ${median(cpu).toFixed(1)} ms/report (runs: ${cpu.map((x) => x.toFixed(1)).join(", ")}); load after ${os.loadavg()[0].toFixed(1)}`);
+  // The same hour with no line repeated: every segment judged, none reused from earlier in the call.
+  const distinct = { ...t, segments: t.segments.map((s, k) => ({ ...s, text: `${s.text} Ref ${k}.` })) };
+  const dcpu: number[] = [];
+  for (let run = 0; run < 3; run++) {
+    const copies = Array.from({ length: 10 }, () => structuredClone(distinct));
+    const c0 = process.cpuUsage();
+    for (const transcript of copies) await rules.analyze({ ...input, transcript });
+    const c = process.cpuUsage(c0);
+    dcpu.push((c.user + c.system) / 1000 / copies.length);
+  }
+  console.log(`rules: same hour, no line repeated: CPU median ${median(dcpu).toFixed(1)} ms/report (runs: ${dcpu.map((x) => x.toFixed(1)).join(", ")})`);
 }
 
 async function benchLlama(modelPath: string, note: string, limits?: { maxString: number; maxItems: number }) {

@@ -27,8 +27,11 @@ function quoteIndex(transcript: Transcript): QuoteIndex {
     const parts: string[] = [];
     const starts: QuoteIndex["starts"] = [];
     let at = 0;
+    // Calls repeat lines ("Okay.", "Mm-hm."): each distinct line is normalised once.
+    const normal = new Map<string, string>();
     for (const s of transcript.segments) {
-      const n = normalizeText(s.text);
+      let n = normal.get(s.text);
+      if (n === undefined) normal.set(s.text, (n = normalizeText(s.text)));
       if (!n) continue;
       starts.push({ at, t: s.t_start });
       parts.push(n);
