@@ -18,7 +18,7 @@ const absent = calls.length === 0;
 if (absent) {
   console.warn(
     "\n!!!!!!!! floors.test.ts: test/eval/corpus/test has no files: the accuracy floors were NOT checked. " +
-      "Merge the eval-test branch and run `npx vitest run test/eval/floors.test.ts`. !!!!!!!!\n",
+      "Add the held-out split and run `npx vitest run test/eval/floors.test.ts`. !!!!!!!!\n",
   );
 }
 
