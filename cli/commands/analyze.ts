@@ -1,13 +1,11 @@
-import fs from "node:fs";
 import type { Command } from "commander";
-import { AppError } from "../../src/errors.js";
 import { analyzerFor, chooseAnalyzer } from "../../src/pipeline/analyzers/factory.js";
 import { StageError } from "../../src/pipeline/ports.js";
 import { getCompany, type Company } from "../../src/store/companies.js";
 import type { CallRow } from "../../src/store/schema.js";
-import { formatOfFileName, parseTranscript } from "../../src/transcripts/import/index.js";
 import { addConfigOptions, configFrom, parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
+import { readTranscriptFile } from "../transcript-file.js";
 
 /**
  * `callreview analyze <transcript>`: runs the configured analyzer on a
@@ -22,21 +20,7 @@ export function analyzeCommand(program: Command, ctx: CliContext): void {
     .option("--rep-speaker <name>", "the speaker who is the rep (others are customers)");
   addConfigOptions(cmd, ["analyzer", "llmModel", "ollamaUrl", "ollamaModel", "analysisTimeoutSeconds", "llmContextSize", "llmThreads", "engineBuild"]);
   cmd.action(async (file: string, opts: { company?: string; repSpeaker?: string }, c: Command) => {
-    const format = formatOfFileName(file);
-    if (!format) throw new Error(`cannot tell the format of ${file}: use a .vtt, .srt or .json file`);
-    let text: string;
-    try {
-      text = fs.readFileSync(file, "utf8");
-    } catch (e) {
-      throw new Error(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    }
-    let transcript;
-    try {
-      transcript = parseTranscript(format, text, opts.repSpeaker);
-    } catch (e) {
-      if (e instanceof AppError && e.errors) throw new Error(`${file}: ${Object.values(e.errors).flat().join("; ")}`);
-      throw e;
-    }
+    const transcript = readTranscriptFile(file, opts.repSpeaker);
     const config = configFrom(c, ctx);
     const choice = await chooseAnalyzer(config);
     const company: Company = opts.company

@@ -1,15 +1,14 @@
 import fs from "node:fs";
 import type { Command } from "commander";
-import { AppError } from "../../src/errors.js";
 import type { Transcript } from "../../src/pipeline/ports.js";
 import { clock } from "../../src/pipeline/analyzers/rules/evidence.js";
 import { detect, type Suppressed, type TrackerHit } from "../../src/trackers/engine.js";
 import { parseTrackerFile, TrackerConfigError } from "../../src/trackers/file.js";
 import { BUILTIN_TRACKERS } from "../../src/trackers/library/index.js";
 import { buildTrackers, effectiveTrackers } from "../../src/trackers/registry.js";
-import { formatOfFileName, parseTranscript } from "../../src/transcripts/import/index.js";
 import type { CliContext } from "../context.js";
 import { printJson } from "../io.js";
+import { readTranscriptFile } from "../transcript-file.js";
 
 /**
  * `callreview trackers test <file>`: what the trackers of a company file (with
@@ -32,7 +31,7 @@ export function trackersCommand(program: Command, ctx: CliContext): void {
       const override = file === "builtin" ? undefined : readTrackerFile(file);
       const own = new Set((override?.trackers ?? []).map((t) => t.id));
       const compiled = buildTrackers(effectiveTrackers(override));
-      const transcript = opts.transcript !== undefined ? readTranscript(opts.transcript, opts.repSpeaker) : oneLine(opts.text!, opts.speaker);
+      const transcript = opts.transcript !== undefined ? readTranscriptFile(opts.transcript, opts.repSpeaker) : oneLine(opts.text!, opts.speaker);
       const suppressed: Suppressed[] = [];
       const hits = detect(transcript.segments, compiled, { explain: true, suppressed });
       const builtin = new Set(BUILTIN_TRACKERS.map((t) => t.id));
@@ -93,22 +92,6 @@ function readTrackerFile(file: string) {
   }
 }
 
-function readTranscript(file: string, repSpeaker?: string): Transcript {
-  const format = formatOfFileName(file);
-  if (!format) throw new Error(`cannot tell the format of ${file}: use a .vtt, .srt or .json file`);
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    throw new Error(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    return parseTranscript(format, text, repSpeaker);
-  } catch (e) {
-    if (e instanceof AppError && e.errors) throw new Error(`${file}: ${Object.values(e.errors).flat().join("; ")}`);
-    throw e;
-  }
-}
 
 function oneLine(text: string, speaker: string): Transcript {
   if (!text.trim()) throw new Error("--text must not be empty");
