@@ -59,17 +59,8 @@ export async function audit(
   });
 }
 
-export interface AuditEntryView {
-  id: number;
-  at: string;
-  actor_type: string;
-  actor: string;
-  action: string;
-  company_id: number | null;
-  call_id: number | null;
-  request_id: string | null;
-  detail: Record<string, unknown> | null;
-}
+/** An audit row as listed: its detail parsed. */
+export type AuditEntryView = Omit<AuditLogRow, "detail"> & { detail: Record<string, unknown> | null };
 
 export function toAuditView(row: AuditLogRow): AuditEntryView {
   return { ...row, detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : null };

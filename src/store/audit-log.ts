@@ -1,16 +1,7 @@
 import type { DbOrTx } from "./db.js";
 import type { AuditLogRow } from "./schema.js";
 
-export interface NewAuditEntry {
-  at: string;
-  actor_type: string;
-  actor: string;
-  action: string;
-  company_id: number | null;
-  call_id: number | null;
-  request_id: string | null;
-  detail: string | null;
-}
+export type NewAuditEntry = Omit<AuditLogRow, "id">;
 
 /** The only write the audit log knows: an append. */
 export async function appendAuditEntry(db: DbOrTx, entry: NewAuditEntry): Promise<void> {
