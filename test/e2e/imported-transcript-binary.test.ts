@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ReportSchema } from "../../src/report/schema.js";
-import { runBinary, startServeBinary } from "../helpers/binary.js";
+import { runBinary, startServeBinary, waitForAnalyzedReport } from "../helpers/binary.js";
 import { tempDir } from "../helpers/services.js";
 import { cli, json } from "../helpers/cli.js";
 import { fixture } from "../helpers/fixtures.js";
@@ -43,15 +43,7 @@ describe("imported transcript through the executable (serve, placeholder pipelin
         else expect(status).toBe(202);
         if (status !== 202) await new Promise((res) => setTimeout(res, 50));
       }
-      let report: any;
-      for (let i = 0; i < 200; i++) {
-        const r = await fetch(`${serve.url}/api/v1/calls/${callId}/report`, { headers: auth });
-        if (r.status === 200) {
-          report = (await r.json()).report;
-          if (!report.summary.startsWith("Placeholder")) break;
-        }
-        await new Promise((res) => setTimeout(res, 100));
-      }
+      const report = await waitForAnalyzedReport(serve.url, callId, auth, 200);
       expect(ReportSchema.safeParse(report).success).toBe(true);
       expect(report.summary).not.toMatch(/^Placeholder/);
       expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual(["pressure_tactics", "prohibited_guarantee", "prohibited_risk_free", "recording_disclosure_missing"]);

@@ -1,10 +1,9 @@
-import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { silentLogger } from "../../src/logger.js";
 import { createServices } from "../../src/services.js";
-import { ensureBinary, runBinary, startServeBinary } from "../helpers/binary.js";
+import { runBinary, runBinaryAsync, startServeBinary } from "../helpers/binary.js";
 import { filesContaining } from "../helpers/data-dir.js";
 import { tempDir, testConfig } from "../helpers/services.js";
 
@@ -20,18 +19,6 @@ const VTT = `WEBVTT
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The executable blocks nothing here: serve answers HTTP while the backup runs. */
-function runBinaryAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CALLREVIEW_")));
-    const child = spawn(ensureBinary(), args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe("compliance lifecycle through the executable (bun:sqlite)", () => {
   it("a spoken card number is stored as [CARD]; DELETE erases every byte of the call's words while serve runs; audit lists reads and the delete", async () => {

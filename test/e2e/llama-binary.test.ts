@@ -5,7 +5,7 @@ import { SIMD_FEATURES } from "../../src/engines/llama-addon.js";
 import { cpuFeatures } from "../../src/engines/cpu-features.js";
 import { ReportSchema } from "../../src/report/schema.js";
 import { repoRoot } from "../helpers/fixtures.js";
-import { ensureBinary, runBinary, startServeBinary } from "../helpers/binary.js";
+import { ensureBinary, runBinary, startServeBinary, waitForAnalyzedReport } from "../helpers/binary.js";
 import { fixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
 
@@ -76,15 +76,7 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer inside the executable", (
           await new Promise((res) => setTimeout(res, 50));
         }
       }
-      let report: any;
-      for (let i = 0; i < 1200; i++) {
-        const r = await fetch(`${serve.url}/api/v1/calls/${callId}/report`, { headers: auth });
-        if (r.status === 200) {
-          report = (await r.json()).report;
-          if (!report.summary.startsWith("Placeholder")) break;
-        }
-        await new Promise((res) => setTimeout(res, 100));
-      }
+      const report = await waitForAnalyzedReport(serve.url, callId, auth, 1200);
       expect(ReportSchema.safeParse(report).success).toBe(true);
       expect(report.summary).not.toMatch(/^Placeholder/);
       // The trackers' alerts survive whatever the model writes.

@@ -3,21 +3,8 @@ import { acceptCall } from "../../src/intake/accept-call.js";
 import { silentLogger } from "../../src/logger.js";
 import { createServices } from "../../src/services.js";
 import { startReceiver, type Receiver } from "../events/receiver.js";
-import { spawn } from "node:child_process";
-import { ensureBinary, runBinary, startServeBinary } from "../helpers/binary.js";
+import { runBinary, runBinaryAsync, startServeBinary } from "../helpers/binary.js";
 
-/** runBinary blocks this process, and with it the in-process receiver: `webhook test` needs an async spawn. */
-function runBinaryAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CALLREVIEW_")));
-    const child = spawn(ensureBinary(), args, { env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
 import { tempDir, testConfig } from "../helpers/services.js";
 
 /** The compiled executable (Bun, bun:sqlite, Bun's fetch) delivers signed webhooks while another process writes events. */

@@ -75,3 +75,33 @@ function cleanEnv(): Record<string, string> {
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("CALLREVIEW_")) env[k] = v;
   return env;
 }
+
+/**
+ * runBinary without blocking this process: for tests whose in-process receiver or server must keep
+ * answering while the command runs (`webhook test`, `backup` while serve is accepting).
+ */
+export function runBinaryAsync(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CALLREVIEW_")));
+    const child = spawn(ensureBinary(), args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Polls a running server until the call's report is a real analysis (not the placeholder), or gives up after `tries` × 100 ms. */
+export async function waitForAnalyzedReport(url: string, callId: number, headers: Record<string, string>, tries: number): Promise<any> {
+  let report: any;
+  for (let i = 0; i < tries; i++) {
+    const r = await fetch(`${url}/api/v1/calls/${callId}/report`, { headers });
+    if (r.status === 200) {
+      report = (await r.json()).report;
+      if (!report.summary.startsWith("Placeholder")) break;
+    }
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return report;
+}
