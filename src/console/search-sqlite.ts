@@ -14,6 +14,9 @@ import type { DbOrTx } from "../store/db.js";
 export const SQLITE_SEARCH_SETUP: string[] = [
   // The text is the segments' text joined; call_id rides along for the join back to calls.
   `CREATE VIRTUAL TABLE transcript_search USING fts5(body, call_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2')`,
+  // Deleting a row removes its terms from the index at once instead of leaving them until a merge: erasure
+  // (docs/lifecycle.md) must not leave a call's words in the file.
+  `INSERT INTO transcript_search (transcript_search, rank) VALUES ('secure-delete', 1)`,
   `CREATE TRIGGER transcript_search_insert AFTER INSERT ON transcripts BEGIN
      INSERT INTO transcript_search (rowid, body, call_id) VALUES (NEW.id, (SELECT group_concat(json_extract(value, '$.text'), ' ') FROM json_each(NEW.segments)), NEW.call_id);
    END`,
