@@ -72,7 +72,7 @@ ${report.compliance_alerts.map((a, i) => {
   const r = d.alertReviews.find((x) => x.alert_index === i);
   return html`<li id="alert-${i}">
   <strong>${a.type.replace(/_/g, " ")}</strong> <span class="badge alert">${a.severity}</span>
-  ${t !== null ? html`<button type="button" data-seek="${t}" aria-label="Play the moment of alert ${i + 1} at ${clock(t)}">▶ ${clock(t)}</button>` : ""}
+  ${t !== null ? html`<button type="button" data-seek="${t}" aria-label="Play the moment of the ${a.type.replace(/_/g, " ")} alert at ${clock(t)}">▶ ${clock(t)}</button>` : ""}
   <p>${a.detail}</p>
   ${r ? html`<p><span class="decision ${r.decision}">${r.decision}</span> by ${r.by} at ${r.at.slice(0, 16).replace("T", " ")}${r.note ? html` — “${r.note}”` : ""}</p>` : ""}
   <form method="post" action="/app/calls/${d.call.id}/alerts/${i}">
