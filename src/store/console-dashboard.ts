@@ -27,18 +27,9 @@ export async function repWeeks(db: DbOrTx, companyId: number, since: string): Pr
       sql<number>`count(c.overall_score)`.as("scored"),
       sql<number>`coalesce(sum(c.overall_score), 0)`.as("score_sum"),
       sql<number>`coalesce(sum(cc.alert_count), 0)`.as("alerts"),
-      sql<number>`count(tr.ratio)`.as("ratio_n"),
-      sql<number>`coalesce(sum(tr.ratio), 0)`.as("ratio_sum"),
+      sql<number>`count(cc.talk_ratio)`.as("ratio_n"),
+      sql<number>`coalesce(sum(cc.talk_ratio), 0)`.as("ratio_sum"),
     ])
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom("transcripts")
-          .select(["call_id", sql<number>`json_extract(metrics, '$.talk_ratio')`.as("ratio")])
-          .where("id", "in", eb.selectFrom("transcripts").select(sql<number>`max(id)`.as("id")).groupBy("call_id"))
-          .as("tr"),
-      (j) => j.onRef("tr.call_id", "=", "c.id"),
-    )
     .where("c.company_id", "=", companyId)
     .where(started, ">=", since)
     .groupBy(["rep", "week"])

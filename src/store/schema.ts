@@ -265,6 +265,8 @@ export interface SessionsTable {
 export interface CallConsoleTable {
   call_id: number;
   alert_count: ColumnType<number, number | undefined, number>;
+  /** Rep share of talk time, 0..1, of the latest transcript; null when not measured. */
+  talk_ratio: ColumnType<number | null, number | null | undefined, number | null>;
   /** unreviewed | reviewed */
   review_state: ColumnType<string, string | undefined, string>;
   reviewed_by: number | null;

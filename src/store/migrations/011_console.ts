@@ -41,6 +41,8 @@ export const m011_console: Migration = {
       .createTable("call_console")
       .addColumn("call_id", "integer", (c) => c.primaryKey().references("calls.id").onDelete("cascade"))
       .addColumn("alert_count", "integer", (c) => c.notNull().defaultTo(0))
+      // Rep share of talk time (0..1) of the latest transcript: the dashboard averages it without reading transcripts.
+      .addColumn("talk_ratio", "real")
       // unreviewed | reviewed
       .addColumn("review_state", "text", (c) => c.notNull().defaultTo("unreviewed"))
       .addColumn("reviewed_by", "integer", (c) => c.references("users.id"))
@@ -71,8 +73,17 @@ export const m011_console: Migration = {
       INSERT INTO call_console (call_id, alert_count) VALUES (NEW.call_id, coalesce(json_array_length(NEW.report, '$.compliance_alerts'), 0))
       ON CONFLICT (call_id) DO UPDATE SET alert_count = excluded.alert_count;
     END`.execute(db);
+    // SQLite only: a new transcript refreshes the call's talk ratio.
+    await sql`CREATE TRIGGER call_console_transcript AFTER INSERT ON transcripts BEGIN
+      INSERT INTO call_console (call_id, talk_ratio) VALUES (NEW.call_id, json_extract(NEW.metrics, '$.talk_ratio'))
+      ON CONFLICT (call_id) DO UPDATE SET talk_ratio = excluded.talk_ratio;
+    END`.execute(db);
     await sql`INSERT INTO call_console (call_id, alert_count)
       SELECT r.call_id, coalesce(json_array_length(r.report, '$.compliance_alerts'), 0) FROM reports r
       WHERE r.id = (SELECT max(id) FROM reports x WHERE x.call_id = r.call_id)`.execute(db);
+    await sql`INSERT INTO call_console (call_id, talk_ratio)
+      SELECT t.call_id, json_extract(t.metrics, '$.talk_ratio') FROM transcripts t
+      WHERE t.id = (SELECT max(id) FROM transcripts x WHERE x.call_id = t.call_id)
+      ON CONFLICT (call_id) DO UPDATE SET talk_ratio = excluded.talk_ratio`.execute(db);
   },
 };
