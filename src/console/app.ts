@@ -24,7 +24,7 @@ import { callsPage, PAGE_SIZE } from "./pages/calls.js";
 import { dashboardPage } from "./pages/dashboard.js";
 import { loginPage } from "./pages/login.js";
 import { actorOf, markCallReviewed, reviewAlert } from "./review.js";
-import { clearSessionCookie, cookieOptions, LOGIN_CSRF_COOKIE, newCsrfToken, requireUser, sameToken, setSessionCookie, SESSION_COOKIE } from "./session.js";
+import { clearSessionCookie, cookieOptions, LOGIN_CSRF_COOKIE, newCsrfToken, requireUser, sameToken, setSessionCookie } from "./session.js";
 import { signIn, signOut } from "./users.js";
 import type { Report } from "../report/schema.js";
 
@@ -222,4 +222,3 @@ export function createConsoleApp(): Hono<ConsoleEnv> {
   return app;
 }
 
-export { SESSION_COOKIE };

@@ -190,6 +190,8 @@ describe.skipIf(!CHROMIUM)("review console in Chromium, against the executable",
     await page.getByRole("button", { name: "Play the moment of the prohibited guarantee alert at 0:05" }).click();
     await expect.poll(() => page.evaluate(() => (document.getElementById("player") as HTMLAudioElement).currentTime)).toBeGreaterThanOrEqual(5);
     expect(await page.evaluate(() => (document.getElementById("player") as HTMLAudioElement).paused)).toBe(false);
+    await expect.poll(() => page.locator("ol.transcript li.playing").count()).toBe(1);
+    await shot(page, "05-alert-playing");
     // Clicking a transcript line seeks too.
     await page.getByRole("button", { name: /^Play from 0:09/ }).click();
     await expect.poll(() => page.evaluate(() => (document.getElementById("player") as HTMLAudioElement).currentTime)).toBeGreaterThanOrEqual(9.5);
@@ -200,10 +202,11 @@ describe.skipIf(!CHROMIUM)("review console in Chromium, against the executable",
     await alert.getByRole("button", { name: "Confirm alert" }).click();
     await page.waitForURL(/done=alert/);
     await expect.poll(() => page.locator("ul.alerts li", { hasText: "prohibited guarantee" }).locator(".decision").textContent()).toBe("confirmed");
+    await shot(page, "06-alert-confirmed");
     await page.getByRole("button", { name: "Mark call reviewed" }).click();
     await page.waitForURL(/done=review/);
     expect(await page.getByRole("status").textContent()).toContain("Call marked reviewed");
-    await shot(page, "05-call-reviewed");
+    await shot(page, "07-call-reviewed");
 
     // CSV export of the reviewed calls.
     await page.goto(`${serve!.url}/app/calls?review=reviewed`);
@@ -218,7 +221,7 @@ describe.skipIf(!CHROMIUM)("review console in Chromium, against the executable",
     await page.waitForURL(/\/app\/dashboard$/);
     expect(await page.locator("svg[role=img]").count()).toBeGreaterThanOrEqual(8);
     await expectAccessible(page);
-    await shot(page, "06-dashboard");
+    await shot(page, "08-dashboard");
 
     // Logout.
     await page.getByRole("button", { name: "Sign out" }).click();
@@ -242,7 +245,7 @@ describe.skipIf(!CHROMIUM)("review console in Chromium, against the executable",
     const res = await page.goto(`${serve!.url}/app/calls/${flagged}`);
     expect(res!.status()).toBe(404);
     expect(await page.textContent("h1")).toBe("Not found");
-    await shot(page, "07-other-company-404");
+    await shot(page, "09-other-company-404");
     const audio = await page.goto(`${serve!.url}/app/calls/${plain}/audio`);
     expect(audio!.status()).toBe(404);
     await context.close();
