@@ -17,6 +17,7 @@ import { retentionCommand } from "./commands/retention.js";
 import { reportCommand } from "./commands/report.js";
 import { webhookCommand } from "./commands/webhook.js";
 import { trackersCommand } from "./commands/trackers.js";
+import { userCommand } from "./commands/user.js";
 import type { CliContext } from "./context.js";
 import { processIo, type Io } from "./io.js";
 
@@ -49,6 +50,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   analyzeCommand(program, ctx);
   trackersCommand(program, ctx);
   engineBenchCommand(program, ctx);
+  userCommand(program, ctx);
 
   // Subcommands inherit the I/O and error handling.
   for (const c of allCommands(program)) {

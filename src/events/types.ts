@@ -1,4 +1,4 @@
-/** The nine lifecycle events of spec 6.1, in the order a successful call meets them, then erasure (docs/lifecycle.md). */
+/** The nine lifecycle events of spec 6.1, in the order a successful call meets them, then erasure (docs/lifecycle.md) and review in the console (docs/console.md). */
 export const EVENT_TYPES = [
   "call.received",
   "call.processing_started",
@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   "call.buying_signal_detected",
   "call.compliance_alert_detected",
   "call.deleted",
+  "call.reviewed",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -13,6 +13,7 @@ import { buildOpenApiDocument, registerSecuritySchemes } from "./openapi.js";
 import { requestFraming } from "./request-framing.js";
 import { registerV1Routes } from "./routes/index.js";
 import { validationHook } from "./validation.js";
+import { createConsoleApp } from "../console/app.js";
 
 /**
  * The HTTP application. The v1 routes are registered once on `v1` and mounted
@@ -51,6 +52,8 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
   app.route("/api/v1", v1);
   app.route("/", inbound);
   app.get("/docs", (c) => c.html((docsHtml ??= renderDocsPage(openApi() as unknown as Record<string, unknown>))));
+
+  app.route("/app", createConsoleApp() as unknown as OpenAPIHono<AppEnv>);
 
   app.notFound(notFoundHandler);
   app.onError(onErrorHandler);

@@ -33,6 +33,13 @@ export const AUDIT_ACTIONS = [
   "company.update",
   "backup.create",
   "backup.restore",
+  "user.create",
+  "user.disable",
+  "user.reset_password",
+  "user.login",
+  "user.login_failed",
+  "alert.review",
+  "call.review",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

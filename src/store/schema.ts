@@ -235,6 +235,58 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+/** Review console tables (migration 011); their row types live in src/store/users.ts and src/store/reviews.ts. */
+export interface UsersTable {
+  id: Generated<number>;
+  company_id: number;
+  /** Lower-cased. */
+  email: string;
+  /** reviewer | manager | admin */
+  role: string;
+  /** scrypt$N$r$p$salt$hash (src/console/password.ts). */
+  password_hash: string;
+  failed_logins: ColumnType<number, number | undefined, number>;
+  locked_until: string | null;
+  disabled_at: string | null;
+  last_login_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface CallConsoleTable {
+  call_id: number;
+  alert_count: ColumnType<number, number | undefined, number>;
+  /** Rep share of talk time, 0..1, of the latest transcript; null when not measured. */
+  talk_ratio: ColumnType<number | null, number | null | undefined, number | null>;
+  /** unreviewed | reviewed */
+  review_state: ColumnType<string, string | undefined, string>;
+  reviewed_by: number | null;
+  reviewed_at: string | null;
+  review_note: string | null;
+}
+
+export interface AlertReviewsTable {
+  id: Generated<number>;
+  call_id: number;
+  report_version: number;
+  alert_index: number;
+  alert_type: string;
+  /** confirmed | dismissed */
+  decision: string;
+  note: string | null;
+  user_id: number;
+  at: string;
+}
+
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -249,6 +301,10 @@ export interface Database {
   webhook_attempts: WebhookAttemptsTable;
   webhook_fanout_cursor: WebhookFanoutCursorTable;
   audit_log: AuditLogTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  call_console: CallConsoleTable;
+  alert_reviews: AlertReviewsTable;
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
