@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { loadConfig, SETTINGS, type Config, type ConfigFlags } from "../src/config.js";
 import { createServices, type Services } from "../src/services.js";
+import { UsageError } from "./exit-codes.js";
 import type { Io } from "./io.js";
 
 /** Shared by every command: the Io and how to build Services from the command line. */
@@ -42,7 +43,7 @@ export async function withServices<T>(cmd: Command, ctx: CliContext, fn: (s: Ser
 /** Parses a positive integer id argument or option, with a message naming it. */
 export function parseId(value: string, what: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < 1) {
-    throw new Error(`invalid ${what} "${value}" (expected a positive integer)`);
+    throw new UsageError(`invalid ${what} "${value}" (expected a positive integer)`);
   }
   return Number(value);
 }

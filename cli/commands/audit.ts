@@ -4,6 +4,8 @@ import { listAuditEntries } from "../../src/store/audit-log.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { parseIsoOption } from "../dates.js";
 import { printJson } from "../io.js";
+import { printTable } from "../table.js";
+import { UsageError } from "../exit-codes.js";
 
 /** `audit list`: who read or erased what (append-only; never holds a call's words). */
 export function auditCommand(program: Command, ctx: CliContext): void {
@@ -21,15 +23,15 @@ export function auditCommand(program: Command, ctx: CliContext): void {
       const callId = opts.call !== undefined ? parseId(opts.call, "--call") : undefined;
       const since = opts.since !== undefined ? parseIsoOption(opts.since, "--since") : undefined;
       const limit = parseId(opts.limit, "--limit");
-      if (limit > 10_000) throw new Error(`invalid --limit "${opts.limit}" (expected 1 to 10000)`);
+      if (limit > 10_000) throw new UsageError(`invalid --limit "${opts.limit}" (expected 1 to 10000)`);
       const rows = (await withServices(cmd, ctx, (s) => listAuditEntries(s.store.db, { companyId, callId, since, limit }))).map(toAuditView);
       if (opts.json) printJson(ctx.io, rows);
       else if (rows.length === 0) ctx.io.out("No audit entries.");
       else
-        ctx.io.out(
-          rows
-            .map((r) => [r.at, r.action, `${r.actor_type}:${r.actor}`, r.company_id !== null ? `company ${r.company_id}` : "-", r.call_id !== null ? `call ${r.call_id}` : "-", r.request_id ?? "-", r.detail ? JSON.stringify(r.detail) : ""].join("\t"))
-            .join("\n"),
+        printTable(
+          ctx.io,
+          ["at", "action", "actor", "company", "call", "request", "detail"],
+          rows.map((r) => [r.at, r.action, `${r.actor_type}:${r.actor}`, r.company_id, r.call_id, r.request_id, r.detail ? JSON.stringify(r.detail) : null]),
         );
     });
 }

@@ -7,14 +7,16 @@ import { parseLifecycleOptions, type LifecycleOptions } from "../../src/lifecycl
 import { createCompany, getCompany, listCompanies, updateCompany, type Company, type CompanySettings } from "../../src/store/companies.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
+import { printTable } from "../table.js";
+import { UsageError } from "../exit-codes.js";
 
 function parseThreshold(v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) > 100) throw new Error(`invalid --low-score-threshold "${v}" (expected an integer from 0 to 100)`);
+  if (!/^\d+$/.test(v) || Number(v) > 100) throw new UsageError(`invalid --low-score-threshold "${v}" (expected an integer from 0 to 100)`);
   return Number(v);
 }
 
 function parseWindow(v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 3600) throw new Error(`invalid --disclosure-window "${v}" (expected whole seconds from 1 to 3600)`);
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 3600) throw new UsageError(`invalid --disclosure-window "${v}" (expected whole seconds from 1 to 3600)`);
   return Number(v);
 }
 
@@ -31,7 +33,7 @@ export function companyCommand(program: Command, ctx: CliContext): void {
     .option("--low-score-threshold <n>", "overall score below which call.low_score_detected fires (default 60)")
     .option("--json", "print the company as JSON")
     .action(async (name: string, opts: { lowScoreThreshold?: string; json?: boolean }, cmd: Command) => {
-      if (!name.trim()) throw new Error("company name must not be empty");
+      if (!name.trim()) throw new UsageError("company name must not be empty");
       const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
       const created = await withServices(cmd, ctx, (s) => createCompany(s.store.db, { name: name.trim(), low_score_threshold: threshold }));
       if (opts.json) printJson(ctx.io, created);
@@ -46,7 +48,7 @@ export function companyCommand(program: Command, ctx: CliContext): void {
       const all = await withServices(cmd, ctx, (s) => listCompanies(s.store.db));
       if (opts.json) printJson(ctx.io, all);
       else if (all.length === 0) ctx.io.out("No companies yet. Create one with: callreview company create <name>");
-      else ctx.io.out(all.map(line).join("\n"));
+      else printTable(ctx.io, ["id", "name", "low_score_threshold", "created_at"], all.map((c) => [c.id, c.name, c.low_score_threshold, c.created_at]));
     });
 
   company
@@ -68,9 +70,9 @@ export function companyCommand(program: Command, ctx: CliContext): void {
       const id = parseId(idArg, "company id");
       const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
       if (opts.repChannel !== undefined && opts.repChannel !== "left" && opts.repChannel !== "right") {
-        throw new Error(`invalid --rep-channel "${opts.repChannel}" (expected left or right)`);
+        throw new UsageError(`invalid --rep-channel "${opts.repChannel}" (expected left or right)`);
       }
-      if (opts.name !== undefined && !opts.name.trim()) throw new Error("company name must not be empty");
+      if (opts.name !== undefined && !opts.name.trim()) throw new UsageError("company name must not be empty");
       const trackers = opts.trackers !== undefined ? readTrackers(opts.trackers) : undefined;
       const window = opts.disclosureWindow !== undefined ? parseWindow(opts.disclosureWindow) : undefined;
       const lifecycle = parseLifecycleOptions(opts);
@@ -107,7 +109,7 @@ function readTrackers(file: string): unknown {
   try {
     return parseTrackerFile(text, file);
   } catch (e) {
-    if (e instanceof TrackerConfigError) throw new Error(`invalid --trackers file: ${e.problems.join("; ")}`);
+    if (e instanceof TrackerConfigError) throw new UsageError(`invalid --trackers file: ${e.problems.join("; ")}`);
     throw e;
   }
 }

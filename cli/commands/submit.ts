@@ -12,6 +12,7 @@ import { addConfigOptions, configFrom, parseId, type CliContext } from "../conte
 import { printJson, spinLine, type Io } from "../io.js";
 import { createServices } from "../../src/services.js";
 import { readTranscriptFile } from "../../src/transcripts/import-call-transcript.js";
+import { UsageError } from "../exit-codes.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -37,9 +38,9 @@ export function submitCommand(program: Command, ctx: CliContext): void {
   addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "analysisTimeoutSeconds", "llmContextSize", "llmThreads", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadIdleTimeoutMs", "downloadTimeoutMs", "downloadConcurrency", "companyMaxInflight", "dbBusyTimeoutMs", "dbSynchronous", "whisperModel", "whisperThreads", "engineBuild", "ffmpegPath"]);
   cmd.action(async (files: string[], opts: { company: string; repName?: string; customerName?: string; transcript?: string; repSpeaker?: string; wait?: boolean; json?: boolean }, command: Command) => {
     const companyId = parseId(opts.company, "--company");
-    if (files.length === 0 && !opts.transcript) throw new Error("nothing to submit: give audio files, or --transcript <file>");
-    if (opts.transcript && files.length > 1) throw new Error("--transcript goes with one call: give at most one audio file");
-    if (opts.repSpeaker && !opts.transcript) throw new Error("--rep-speaker needs --transcript");
+    if (files.length === 0 && !opts.transcript) throw new UsageError("nothing to submit: give audio files, or --transcript <file>");
+    if (opts.transcript && files.length > 1) throw new UsageError("--transcript goes with one call: give at most one audio file");
+    if (opts.repSpeaker && !opts.transcript) throw new UsageError("--rep-speaker needs --transcript");
     const config = configFrom(command, ctx);
     const services = await createServices({ ...config, logLevel: config.logLevel === "info" ? "error" : config.logLevel });
     try {

@@ -9,6 +9,7 @@ import { buildTrackers, effectiveTrackers } from "../../src/trackers/registry.js
 import type { CliContext } from "../context.js";
 import { printJson } from "../io.js";
 import { readTranscriptFile } from "../transcript-file.js";
+import { UsageError } from "../exit-codes.js";
 
 /**
  * `callreview trackers test <file>`: what the trackers of a company file (with
@@ -26,8 +27,8 @@ export function trackersCommand(program: Command, ctx: CliContext): void {
     .option("--rep-speaker <name>", "in --transcript, the speaker who is the rep")
     .option("--json", "print one JSON document")
     .action((file: string, opts: { text?: string; speaker: string; transcript?: string; repSpeaker?: string; json?: boolean }) => {
-      if ((opts.text === undefined) === (opts.transcript === undefined)) throw new Error("give exactly one of --text or --transcript");
-      if (!["rep", "customer", "unknown"].includes(opts.speaker)) throw new Error(`invalid --speaker "${opts.speaker}" (expected rep, customer or unknown)`);
+      if ((opts.text === undefined) === (opts.transcript === undefined)) throw new UsageError("give exactly one of --text or --transcript");
+      if (!["rep", "customer", "unknown"].includes(opts.speaker)) throw new UsageError(`invalid --speaker "${opts.speaker}" (expected rep, customer or unknown)`);
       const override = file === "builtin" ? undefined : readTrackerFile(file);
       const own = new Set((override?.trackers ?? []).map((t) => t.id));
       const compiled = buildTrackers(effectiveTrackers(override));
@@ -87,13 +88,13 @@ function readTrackerFile(file: string) {
   try {
     return parseTrackerFile(text, file);
   } catch (e) {
-    if (e instanceof TrackerConfigError) throw new Error(`invalid tracker file: ${e.problems.join("; ")}`);
+    if (e instanceof TrackerConfigError) throw new UsageError(`invalid tracker file: ${e.problems.join("; ")}`);
     throw e;
   }
 }
 
 
 function oneLine(text: string, speaker: string): Transcript {
-  if (!text.trim()) throw new Error("--text must not be empty");
+  if (!text.trim()) throw new UsageError("--text must not be empty");
   return { segments: [{ t_start: 0, t_end: 1, speaker, text }], metrics: null, language: "en", model: "imported" };
 }

@@ -13,12 +13,13 @@ import { sendTestDelivery } from "../../src/events/test-delivery.js";
 import { audit, CLI_ACTOR, type AuditAction } from "../../src/lifecycle/audit.js";
 import type { Services } from "../../src/services.js";
 import { parseId, withServices, type CliContext } from "../context.js";
+import { confirmDestructive } from "../confirm.js";
 import { printJson } from "../io.js";
+import { printTable } from "../table.js";
 
-function line(e: WebhookEndpointView): string {
+function row(e: WebhookEndpointView) {
   const state = e.enabled ? "enabled" : `disabled (${e.disabled_reason ?? "by an admin"})`;
-  const rotation = e.previous_secret_expires_at ? `\told secret signs until ${e.previous_secret_expires_at}` : "";
-  return `${e.id}\tcompany ${e.company_id}\t${e.url}\t${state}\t${e.events.join(",")}${rotation}`;
+  return [e.id, e.company_id, e.url, state, e.events.join(","), e.previous_secret_expires_at];
 }
 
 export function webhookCommand(program: Command, ctx: CliContext): void {
@@ -53,15 +54,17 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       const all = await withServices(cmd, ctx, (s) => listEndpointViews(s.store.db, companyId, s.clock.now()));
       if (opts.json) printJson(ctx.io, all);
       else if (all.length === 0) ctx.io.out("No webhook endpoints. Add one with: callreview webhook add --company <id> --url <url>");
-      else ctx.io.out(all.map(line).join("\n"));
+      else printTable(ctx.io, ["id", "company", "url", "state", "events", "old_secret_until"], all.map(row));
     });
 
   webhook
     .command("remove <id>")
     .description("Remove an endpoint: it receives nothing more and its unsent deliveries end as failed")
+    .option("-y, --yes", "remove without asking (required when not on a terminal)")
     .option("--json", "print the removed endpoint as JSON")
-    .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
+    .action(async (idArg: string, opts: { yes?: boolean; json?: boolean }, cmd: Command) => {
       const id = parseId(idArg, "endpoint id");
+      await confirmDestructive(ctx, opts.yes, `remove webhook endpoint ${id} (its unsent deliveries end as failed)`);
       const r = await withServices(cmd, ctx, async (s) => {
         const removed = await removeWebhookEndpoint(s.store.db, id, s.clock.now());
         await audited(s, "webhook.remove", removed.endpoint);

@@ -55,7 +55,8 @@ describe("submit, calls and report commands (in process)", () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/cannot read/);
     const noCompany = await cli(["--data-dir", dir, "submit", fixture("jfk.wav"), "--company", "9"], env());
-    expect(noCompany.code).toBe(1);
+    // A company that does not exist: exit code 3, like every "not found".
+    expect(noCompany.code).toBe(3);
     expect(noCompany.stderr).toMatch(/company 9 not found/);
     const big = await cli(["--data-dir", dir, "submit", fixture("jfk.wav"), "--company", "1", "--max-upload-mb", "0"], env());
     expect(big.code).toBe(1);
@@ -66,7 +67,7 @@ describe("submit, calls and report commands (in process)", () => {
 
   it("calls show / report on an unknown call fail with one line", async () => {
     const r = await cli(["--data-dir", dir, "calls", "show", "42"], env());
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(3);
     expect(r.stderr.trim()).toBe("callreview: call 42 not found");
   });
 });

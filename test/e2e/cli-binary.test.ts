@@ -33,7 +33,7 @@ describe("the executable", () => {
     expect(list.stdout).not.toContain(key.key.split("_")[2]);
     expect(JSON.parse(list.stdout)).toHaveLength(1);
 
-    const revoked = runBinary(["--data-dir", data, "key", "revoke", key.public_id], { cwd: dir });
+    const revoked = runBinary(["--data-dir", data, "key", "revoke", key.public_id, "--yes"], { cwd: dir });
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toMatch(new RegExp(`Revoked API key ${key.public_id}`));
   });
