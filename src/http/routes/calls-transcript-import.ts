@@ -10,6 +10,7 @@ import { readBodyText } from "../json-body.js";
 import { checkJsonDepth, checkJsonValue } from "../json-limits.js";
 import { AUTH_ERRORS, CallIdParams, CallSchema, ErrorSchema, NOT_FOUND, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
 import { fieldErrors } from "../validation.js";
+import { TRANSCRIPT_IMPORTED_EXAMPLE, errorExample, validationExample } from "../schemas/examples.js";
 
 const MAX_TEXT_BYTES = 5 * 1024 * 1024;
 const MAX_JSON_BYTES = 1024 * 1024;
@@ -65,13 +66,14 @@ export const importTranscriptRoute = createRoute({
     },
   },
   responses: {
-    202: withRateHeaders(jsonContent(ImportedSchema, "Transcript stored, analysis queued.")),
-    400: jsonContent(ErrorSchema, "`invalid_json`: invalid UTF-8 in any format, or unparseable JSON; `bad_request`: the body was cut off."),
-    409: jsonContent(ErrorSchema, "`conflict`: the call is being transcribed or analysed right now."),
-    413: jsonContent(ErrorSchema, "Body too large (`payload_too_large`; JSON 1 MiB, VTT/SRT 5 MiB)."),
+    202: withRateHeaders(jsonContent(ImportedSchema, "Transcript stored, analysis queued.", TRANSCRIPT_IMPORTED_EXAMPLE)),
+    400: jsonContent(ErrorSchema, "`invalid_json`: invalid UTF-8 in any format, or unparseable JSON; `bad_request`: the body was cut off.", errorExample("invalid_json", "the transcript body is not valid UTF-8")),
+    409: jsonContent(ErrorSchema, "`conflict`: the call is being transcribed or analysed right now.", errorExample("conflict", "call 42 is being processed (analyzing); import the transcript once it is complete or failed")),
+    413: jsonContent(ErrorSchema, "Body too large (`payload_too_large`; JSON 1 MiB, VTT/SRT 5 MiB).", errorExample("payload_too_large", "JSON bodies are limited to 1 MiB")),
     422: jsonContent(
       ValidationErrorSchema.or(ErrorSchema),
       "`validation_failed` (JSON nested deeper than 32 levels or with over 10,000 keys, bad timestamps, end before start, cues out of order, empty text, unknown format; `errors.transcript` names each cue and line) or `empty_payload`.",
+      validationExample({ transcript: ["cue 2 (line 5): ends (4.4s) before it starts (7.25s)"] }),
     ),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
