@@ -27,7 +27,7 @@ export const attachAudioRoute = createRoute({
     409: jsonContent(ErrorSchema, "The call is being processed (`conflict`, with `status`).", { ...errorExample("conflict", "call 42 is being processed (transcribing); attach audio once it is complete or failed"), status: "transcribing" }),
     ...MULTIPART_400,
     415: jsonContent(ErrorSchema, "Not multipart/form-data (`unsupported_media_type`).", errorExample("unsupported_media_type", "send the upload as multipart/form-data with a `file` part")),
-    422: jsonContent(ErrorSchema, "`no_file` or `invalid_file` (the message says why).", errorExample("invalid_file", "not a supported audio type (expected WAV, MP3, FLAC, OGG/Opus, M4A/MP4 or WebM)")),
+    422: jsonContent(ErrorSchema, "`no_file` or `invalid_file` (the message says why).", errorExample("invalid_file", "file is not a supported audio type (accepted: WAV, MP3, FLAC, OGG/Opus, M4A/MP4, WebM)")),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },
