@@ -5,6 +5,7 @@ import { buildProgram, runCli } from "../../cli/program.js";
 import { commandPath, EXAMPLES } from "../../cli/examples.js";
 import type { Io } from "../../cli/io.js";
 import type { Command } from "commander";
+import { fixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
 
 /** Captures output; `tty` makes stdout look like a terminal, `answers` makes someone answer questions. */
@@ -134,6 +135,16 @@ describe("CLI manners", () => {
     expect(text.stdout).toMatch(/\nNext steps:\n {2}- No whisper model: reports are placeholders\. Copy \S+ into .*models/);
     const doc = JSON.parse((await run(["doctor", "--json"])).stdout);
     expect(doc.next_steps[0]).toMatch(/^No whisper model/);
+  });
+
+  it("submit warns when auto falls back to the placeholder pipeline, and marks the calls in --json", async () => {
+    const r = await run(["submit", fixture("jfk.wav"), "--company", "1", "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/^callreview: warning: pipeline placeholder \(no whisper model installed\).*callreview doctor.*--transcript/);
+    expect(JSON.parse(r.stdout)).toMatchObject({ call_id: 1, status: "received", placeholder_report: true });
+    const real = await run(["submit", fixture("jfk.wav"), "--company", "1", "--json", "--pipeline", "placeholder"]);
+    expect(real.stderr).toBe("");
   });
 
   it("analyze takes --json like every listed command", async () => {
