@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { parseTrackerFile, TrackerConfigError } from "../../src/pipeline/analyzers/rules/tracker-config.js";
 import { AppError } from "../../src/errors.js";
 import { audit, CLI_ACTOR } from "../../src/lifecycle/audit.js";
@@ -26,7 +26,12 @@ function line(c: Company): string {
 
 export function companyCommand(program: Command, ctx: CliContext): void {
   const company = program.command("company").description("Manage companies (tenants)");
+  companyCreateCommand(company, ctx);
+  companyListCommand(company, ctx);
+  companyUpdateCommand(company, ctx);
+}
 
+function companyCreateCommand(company: Command, ctx: CliContext): void {
   company
     .command("create <name>")
     .description("Create a company")
@@ -39,7 +44,9 @@ export function companyCommand(program: Command, ctx: CliContext): void {
       if (opts.json) printJson(ctx.io, created);
       else ctx.io.out(`Created company ${created.id} "${created.name}" (low-score threshold ${created.low_score_threshold})`);
     });
+}
 
+function companyListCommand(company: Command, ctx: CliContext): void {
   company
     .command("list")
     .description("List companies")
@@ -50,13 +57,15 @@ export function companyCommand(program: Command, ctx: CliContext): void {
       else if (all.length === 0) ctx.io.out("No companies yet. Create one with: callreview company create <name>");
       else printTable(ctx.io, ["id", "name", "low_score_threshold", "created_at"], all.map((c) => [c.id, c.name, c.low_score_threshold, c.created_at]));
     });
+}
 
+function companyUpdateCommand(company: Command, ctx: CliContext): void {
   company
     .command("update <id>")
     .description("Change a company's name or settings")
     .option("--name <name>", "new name")
     .option("--low-score-threshold <n>", "overall score below which call.low_score_detected fires")
-    .option("--rep-channel <left|right>", "stereo channel that carries the rep")
+    .addOption(new Option("--rep-channel <side>", "stereo channel that carries the rep").choices(["left", "right"]))
     .option("--trackers <file>", "JSON file of trackers (examples, patterns) added to or replacing the built-in ones (docs/analyzers.md)")
     .option("--disclosure-window <seconds>", "the rep must disclose the recording within this many seconds of the start (default 30)")
     .option("--clear-trackers", "go back to the built-in trackers")
@@ -69,9 +78,6 @@ export function companyCommand(program: Command, ctx: CliContext): void {
     .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; trackers?: string; clearTrackers?: boolean; disclosureWindow?: string; json?: boolean } & LifecycleOptions, cmd: Command) => {
       const id = parseId(idArg, "company id");
       const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
-      if (opts.repChannel !== undefined && opts.repChannel !== "left" && opts.repChannel !== "right") {
-        throw new UsageError(`invalid --rep-channel "${opts.repChannel}" (expected left or right)`);
-      }
       if (opts.name !== undefined && !opts.name.trim()) throw new UsageError("company name must not be empty");
       const trackers = opts.trackers !== undefined ? readTrackers(opts.trackers) : undefined;
       const window = opts.disclosureWindow !== undefined ? parseWindow(opts.disclosureWindow) : undefined;

@@ -1,4 +1,6 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
+import { intRange } from "../arg-parsers.js";
+import { DELIVERY_STATUSES } from "../../src/store/webhook-deliveries.js";
 import { deliveryWithAttempts, listDeliveryDetails, parseDeliveryStatus, replayDelivery, replayFailedSince, type DeliveryDetail } from "../../src/events/deliveries.js";
 import { findWebhookEndpoint } from "../../src/store/webhook-endpoints.js";
 import { parseId, withServices, type CliContext } from "../context.js";
@@ -18,10 +20,6 @@ export function parseSince(v: string, now: Date): string {
   return new Date(ms).toISOString();
 }
 
-function parseLimit(v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1000) throw new UsageError(`invalid --limit "${v}" (expected an integer from 1 to 1000)`);
-  return Number(v);
-}
 
 function line(d: DeliveryDetail): string {
   const next = d.next_attempt_at ? `\tnext ${d.next_attempt_at}` : "";
@@ -31,18 +29,23 @@ function line(d: DeliveryDetail): string {
 
 export function deliveriesCommand(program: Command, ctx: CliContext): void {
   const deliveries = program.command("deliveries").description("Inspect and replay outbound webhook deliveries");
+  deliveriesListCommand(deliveries, ctx);
+  deliveriesShowCommand(deliveries, ctx);
+  deliveriesReplayCommand(deliveries, ctx);
+}
 
+function deliveriesListCommand(deliveries: Command, ctx: CliContext): void {
   deliveries
     .command("list")
     .description("Recent deliveries, newest first")
     .option("--company <id>", "only this company's deliveries")
-    .option("--status <status>", "pending | delivered | retrying | failed")
-    .option("--limit <n>", "at most this many (default 50)")
+    .addOption(new Option("--status <status>", "only deliveries in this status").choices(DELIVERY_STATUSES))
+    .addOption(new Option("--limit <n>", "at most this many (1-1000)").argParser(intRange(1, 1000)).default(50))
     .option("--json", "print the deliveries as JSON")
-    .action(async (opts: { company?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { company?: string; status?: string; limit: number; json?: boolean }, cmd: Command) => {
       const companyId = opts.company !== undefined ? parseId(opts.company, "--company") : undefined;
       const status = opts.status !== undefined ? parseDeliveryStatus(opts.status) : undefined;
-      const limit = opts.limit !== undefined ? parseLimit(opts.limit) : 50;
+      const limit = opts.limit;
       const list = await withServices(cmd, ctx, (s) => listDeliveryDetails(s.store.db, { companyId, status, limit }));
       if (opts.json) printJson(ctx.io, list);
       else if (list.length === 0) ctx.io.out("No deliveries.");
@@ -53,7 +56,9 @@ export function deliveriesCommand(program: Command, ctx: CliContext): void {
           list.map((d) => [d.id, d.company_id, d.endpoint_id, d.event_type, d.event_id, d.status, d.attempts, d.response_status, d.next_attempt_at, d.last_error]),
         );
     });
+}
 
+function deliveriesShowCommand(deliveries: Command, ctx: CliContext): void {
   deliveries
     .command("show <delivery_id>")
     .description("One delivery and its attempt log")
@@ -70,7 +75,9 @@ export function deliveriesCommand(program: Command, ctx: CliContext): void {
       );
       ctx.io.out([line(r.delivery), ...(rows.length ? rows : ["  no attempts yet"])].join("\n"));
     });
+}
 
+function deliveriesReplayCommand(deliveries: Command, ctx: CliContext): void {
   deliveries
     .command("replay [delivery_id]")
     .description("Send a delivery again (new timestamp and signature, same event id): the running server sends it within a second, or `serve` does when it starts")

@@ -3,7 +3,7 @@ import path from "node:path";
 import { findFfmpeg } from "../../src/audio/ffmpeg.js";
 import { manifestEntry } from "../../src/models/manifest.js";
 import { headerProblem } from "../../src/models/verify.js";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { databasePath, type Config } from "../../src/config.js";
 import { scanModels, selectTranscriptionModels } from "../../src/models/find.js";
 import { chooseAnalyzer } from "../../src/pipeline/analyzers/factory.js";
@@ -47,7 +47,7 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
   addConfigOptions(doctor, ["analyzer", "llmModel", "ollamaUrl", "ollamaModel", "engineBuild"]);
   doctor
     .description("Check the data dir, database, models and the pipeline mode `serve` would use")
-    .option("--pipeline <mode>", "pipeline mode to evaluate (auto | placeholder | live)")
+    .addOption(new Option("--pipeline <mode>", "pipeline mode to evaluate").choices(["auto", "placeholder", "live"]))
     .option("--json", "print the findings as JSON")
     .action(async (opts: { json?: boolean }, cmd: Command) => {
       const report = await findings(configFrom(cmd, ctx));

@@ -22,7 +22,12 @@ function status(k: ApiKeyView): string {
 
 export function keyCommand(program: Command, ctx: CliContext): void {
   const key = program.command("key").description("Manage API keys");
+  keyCreateCommand(key, ctx);
+  keyListCommand(key, ctx);
+  keyRevokeCommand(key, ctx);
+}
 
+function keyCreateCommand(key: Command, ctx: CliContext): void {
   key
     .command("create")
     .description("Create an API key; the key is printed once and cannot be shown again")
@@ -47,7 +52,9 @@ export function keyCommand(program: Command, ctx: CliContext): void {
       ctx.io.out(created.key);
       ctx.io.err(`API key ${created.public_id} for company ${created.company_id}, scopes ${created.scopes.join(",")}. Store it now: it is not shown again.`);
     });
+}
 
+function keyListCommand(key: Command, ctx: CliContext): void {
   key
     .command("list")
     .description("List a company's API keys (never their secrets)")
@@ -60,7 +67,9 @@ export function keyCommand(program: Command, ctx: CliContext): void {
       else if (keys.length === 0) ctx.io.out(`Company ${companyId} has no API keys.`);
       else printTable(ctx.io, ["public_id", "scopes", "status", "name"], keys.map((k) => [k.public_id, k.scopes.join(","), status(k), k.name]));
     });
+}
 
+function keyRevokeCommand(key: Command, ctx: CliContext): void {
   key
     .command("revoke <public_id>")
     .description("Revoke an API key at once")

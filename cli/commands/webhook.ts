@@ -24,7 +24,15 @@ function row(e: WebhookEndpointView) {
 
 export function webhookCommand(program: Command, ctx: CliContext): void {
   const webhook = program.command("webhook").description("Manage outbound webhook endpoints (signed event deliveries)");
+  webhookAddCommand(webhook, ctx);
+  webhookListCommand(webhook, ctx);
+  webhookRemoveCommand(webhook, ctx);
+  webhookRotateSecretCommand(webhook, ctx);
+  webhookEnableDisableCommands(webhook, ctx);
+  webhookTestCommand(webhook, ctx);
+}
 
+function webhookAddCommand(webhook: Command, ctx: CliContext): void {
   webhook
     .command("add")
     .description("Register an endpoint; its signing secret is printed once and cannot be shown again")
@@ -43,7 +51,9 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       ctx.io.out(created.secret);
       ctx.io.err(`Webhook endpoint ${created.id} for company ${created.company_id}: ${created.url} (${created.events.join(",")}). The line above is its signing secret: store it now, it is not shown again.`);
     });
+}
 
+function webhookListCommand(webhook: Command, ctx: CliContext): void {
   webhook
     .command("list")
     .description("List webhook endpoints (never their secrets)")
@@ -56,7 +66,9 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       else if (all.length === 0) ctx.io.out("No webhook endpoints. Add one with: callreview webhook add --company <id> --url <url>");
       else printTable(ctx.io, ["id", "company", "url", "state", "events", "old_secret_until"], all.map(row));
     });
+}
 
+function webhookRemoveCommand(webhook: Command, ctx: CliContext): void {
   webhook
     .command("remove <id>")
     .description("Remove an endpoint: it receives nothing more and its unsent deliveries end as failed")
@@ -73,7 +85,9 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       if (opts.json) printJson(ctx.io, { ...r.endpoint, removed: true, cancelled_deliveries: r.cancelled });
       else ctx.io.out(`Removed webhook endpoint ${id} (${r.cancelled} unsent deliveries marked failed)`);
     });
+}
 
+function webhookRotateSecretCommand(webhook: Command, ctx: CliContext): void {
   webhook
     .command("rotate-secret <id>")
     .description("Issue a new signing secret (printed once); the old one keeps signing alongside it for 24 h")
@@ -88,7 +102,9 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       ctx.io.out(rotated.secret);
       ctx.io.err(`New signing secret for webhook endpoint ${id} (line above; not shown again). Until ${rotated.previous_secret_expires_at} each delivery carries two v1 signatures: new and old.`);
     });
+}
 
+function webhookEnableDisableCommands(webhook: Command, ctx: CliContext): void {
   for (const [name, enabled] of [["enable", true], ["disable", false]] as const) {
     webhook
       .command(`${name} <id>`)
@@ -103,7 +119,9 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
         else ctx.io.out(`${enabled ? "Enabled" : "Disabled"} webhook endpoint ${id}`);
       });
   }
+}
 
+function webhookTestCommand(webhook: Command, ctx: CliContext): void {
   webhook
     .command("test <id>")
     .description("Send a signed sample call.received (data.test = true) now and print the receiver's answer")

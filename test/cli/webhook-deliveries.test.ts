@@ -100,7 +100,7 @@ describe("webhook and deliveries commands (in process)", () => {
     [["webhook", "remove", "7", "--yes"], /webhook endpoint 7 not found/],
     [["webhook", "rotate-secret", "7"], /webhook endpoint 7 not found/],
     [["webhook", "test", "7"], /webhook endpoint 7 not found/],
-    [["deliveries", "list", "--status", "done"], /invalid status "done"/],
+    [["deliveries", "list", "--status", "done"], /argument 'done' is invalid\. Allowed choices are pending, delivered, retrying, failed/],
     [["deliveries", "list", "--company", "9"], /company 9 not found/],
     [["deliveries", "replay", "5"], /delivery 5 not found/],
     [["deliveries", "replay"], /give a delivery id/],
