@@ -64,6 +64,16 @@ describe("OpenAPI examples", () => {
     expect(checked.length).toBeGreaterThan(80);
   });
 
+  it("/docs shows the examples: request bodies and responses, success and error", async () => {
+    h = await apiHarness();
+    const html = await (await h.request("/docs", { key: null })).text();
+    const examples = html.match(/<details class="example"><summary>Example<\/summary><pre>/g) ?? [];
+    expect(examples.length).toBeGreaterThan(80);
+    expect(html).toContain(`&quot;external_call_id&quot;: &quot;dialer-88412&quot;`);
+    expect(html).toContain(`&quot;error&quot;: &quot;rate_limited&quot;`);
+    expect(html).toContain("WEBVTT");
+  });
+
   it("a wrong example is caught: the check can fail", () => {
     const schema = z.fromJSONSchema({ type: "object", required: ["call_id"], properties: { call_id: { type: "integer" } } });
     expect(schema.safeParse({ call_id: "42" }).success).toBe(false);
