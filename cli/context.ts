@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { loadConfig, SETTINGS, type Config, type ConfigFlags } from "../src/config.js";
+import { isAppError } from "../src/errors.js";
 import { createServices, type Services } from "../src/services.js";
 import { UsageError } from "./exit-codes.js";
 import type { Io } from "./io.js";
@@ -26,7 +27,13 @@ export function configFrom(cmd: Command, ctx: CliContext): Config {
     const v = opts[s.key];
     if (typeof v === "string" || typeof v === "number") flags[s.key] = v;
   }
-  return loadConfig(flags, ctx.env);
+  try {
+    return loadConfig(flags, ctx.env);
+  } catch (e) {
+    // Every problem loadConfig finds is a flag or environment value: a usage error (exit code 2).
+    if (isAppError(e) && e.code === "invalid_config") throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 /** Opens the store for one command and always closes it. */

@@ -57,6 +57,8 @@ describe("CLI manners", () => {
     [["webhook", "remove", "1"], 2, /^callreview: refusing to remove webhook endpoint 1 .*pass --yes/],
     [["key", "revoke", "abc"], 2, /^callreview: refusing to revoke API key abc .*pass --yes/],
     [["calls", "purge", "--company", "1", "--before", "2025-01-01"], 2, /^callreview: refusing to erase every call of company 1 .*pass --yes/],
+    [["serve", "--port", "x"], 2, /^callreview: invalid value for --port: "x"/],
+    [["doctor", "--pipeline", "fast"], 2, /^callreview: option '--pipeline <mode>' argument 'fast' is invalid/],
     [["models", "verify", "--models-dir", "/nonexistent-models"], 0, null],
   ] as const)("%j exits %i with one prefixed line", async (args, code, message) => {
     const r = await run([...args]);
