@@ -60,7 +60,8 @@ describe("submit, calls and report commands (in process)", () => {
     expect(noCompany.code).toBe(3);
     expect(noCompany.stderr).toMatch(/company 9 not found/);
     const big = await cli(["--data-dir", dir, "submit", fixture("jfk.wav"), "--company", "1", "--max-upload-mb", "0"], env());
-    expect(big.code).toBe(1);
+    // --max-upload-mb 0 is outside the setting's range: a bad flag value, exit code 2.
+    expect(big.code).toBe(2);
     const list = json((await cli(["--data-dir", dir, "calls", "list", "--json"], env())).stdout);
     expect(list).toEqual([]);
     expect(fs.readdirSync(path.join(dir, "audio", "tmp"))).toEqual([]);
