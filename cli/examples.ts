@@ -61,4 +61,5 @@ export function commandPath(cmd: Command): string {
 export function addExamples(cmd: Command): void {
   const lines = EXAMPLES[commandPath(cmd)];
   if (lines) cmd.addHelpText("after", `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}`);
+  if (!cmd.parent) cmd.addHelpText("after", "\nExit codes: 0 success, 1 failure, 2 usage (unknown or bad option, destructive command without --yes), 3 not found.");
 }
