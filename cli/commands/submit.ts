@@ -49,10 +49,11 @@ export function submitCommand(program: Command, ctx: CliContext): void {
       if (opts.wait && services.pipeline === "live") openWhisperTranscriber(services.config, services.logger);
       // Without a transcript to read, the placeholder pipeline scores nothing real: say so where people and programs look.
       const placeholder = services.pipeline === "placeholder" && !opts.transcript;
-      // Chosen with --pipeline placeholder it is no surprise; reached through `auto` (no model installed) it is.
-      if (placeholder && config.pipeline !== "placeholder") ctx.io.err(PLACEHOLDER_WARNING);
       const accepted = opts.transcript ? [await acceptWithTranscript(services, ctx, companyId, files[0], opts)] : await acceptAudioFiles(services, ctx, companyId, files, opts);
       const mark = <T extends object>(x: T) => (placeholder ? { ...x, placeholder_report: true } : x);
+      // After the calls are in (a refused file stays a one-line error). Chosen with --pipeline
+      // placeholder it is no surprise; reached through `auto` (no model installed) it is.
+      if (placeholder && config.pipeline !== "placeholder") ctx.io.err(PLACEHOLDER_WARNING);
       if (!opts.wait) {
         if (opts.json) printJson(ctx.io, single(accepted.map((a) => mark({ ...a, processing_status_url: callPath(a.call_id) }))));
         return;

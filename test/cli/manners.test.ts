@@ -147,6 +147,10 @@ describe("CLI manners", () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ call_id: 1, status: "received", placeholder_report: true });
     const real = await run(["submit", fixture("jfk.wav"), "--company", "1", "--json", "--pipeline", "placeholder"]);
     expect(real.stderr).toBe("");
+    // A refused file stays a one-line error: no warning for calls that were never accepted.
+    const bad = await run(["submit", path.join(dir, "callreview.db"), "--company", "1"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
   });
 
   it("analyze takes --json like every listed command", async () => {
