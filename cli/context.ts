@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { loadConfig, SETTINGS, type Config, type ConfigFlags } from "../src/config.js";
+import { isAppError } from "../src/errors.js";
 import { createServices, type Services } from "../src/services.js";
+import { UsageError } from "./exit-codes.js";
 import type { Io } from "./io.js";
 
 /** Shared by every command: the Io and how to build Services from the command line. */
@@ -25,7 +27,13 @@ export function configFrom(cmd: Command, ctx: CliContext): Config {
     const v = opts[s.key];
     if (typeof v === "string" || typeof v === "number") flags[s.key] = v;
   }
-  return loadConfig(flags, ctx.env);
+  try {
+    return loadConfig(flags, ctx.env);
+  } catch (e) {
+    // Every problem loadConfig finds is a flag or environment value: a usage error (exit code 2).
+    if (isAppError(e) && e.code === "invalid_config") throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 /** Opens the store for one command and always closes it. */
@@ -42,7 +50,7 @@ export async function withServices<T>(cmd: Command, ctx: CliContext, fn: (s: Ser
 /** Parses a positive integer id argument or option, with a message naming it. */
 export function parseId(value: string, what: string): number {
   if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < 1) {
-    throw new Error(`invalid ${what} "${value}" (expected a positive integer)`);
+    throw new UsageError(`invalid ${what} "${value}" (expected a positive integer)`);
   }
   return Number(value);
 }

@@ -19,6 +19,8 @@ import { webhookCommand } from "./commands/webhook.js";
 import { trackersCommand } from "./commands/trackers.js";
 import { userCommand } from "./commands/user.js";
 import type { CliContext } from "./context.js";
+import { addExamples } from "./examples.js";
+import { exitCodeOf } from "./exit-codes.js";
 import { processIo, type Io } from "./io.js";
 
 /** Builds the whole CLI. Tests call `buildProgram(io).parseAsync([...], { from: "user" })` in process. */
@@ -30,8 +32,11 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
     .option("--data-dir <dir>", "data directory [env CALLREVIEW_DATA_DIR, default ./data]")
     .option("--models-dir <dir>", "models directory [env CALLREVIEW_MODELS_DIR, default ./models]")
     .showHelpAfterError(false)
+    // Subcommands copy this when created: `--data-dir` and `--models-dir` show in every command's help.
+    .configureHelp({ showGlobalOptions: true })
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+    .configureOutput(output(io));
+  addExamples(program);
 
   serveCommand(program, ctx);
   companyCommand(program, ctx);
@@ -54,27 +59,37 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
 
   // Subcommands inherit the I/O and error handling.
   for (const c of allCommands(program)) {
-    c.exitOverride().configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+    c.exitOverride().configureOutput(output(io));
+    addExamples(c);
   }
   return program;
+}
+
+/** Commander's own messages take the CLI's one error prefix. */
+function output(io: Io) {
+  return {
+    writeOut: (s: string) => io.out(s.trimEnd()),
+    writeErr: (s: string) => io.err(s.trimEnd()),
+    outputError: (s: string, write: (s: string) => void) => write(s.replace(/^error: /, "callreview: ")),
+  };
 }
 
 function allCommands(cmd: Command): Command[] {
   return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
 }
 
-/** Runs the CLI: exit code 0 on success, 1 with one clear line on stderr on failure. */
+/**
+ * Runs the CLI: exit code 0 on success; on failure one line on stderr and
+ * 2 (usage), 3 (not found) or 1 (anything else), see cli/exit-codes.ts.
+ */
 export async function runCli(argv: string[], io: Io = processIo, env: Record<string, string | undefined> = process.env): Promise<number> {
   const program = buildProgram(io, env);
   try {
     await program.parseAsync(argv, { from: "user" });
     return 0;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      // Help and version exit with 0; commander already printed its own message otherwise.
-      return e.exitCode === 0 || e.code === "commander.helpDisplayed" || e.code === "commander.version" ? 0 : e.exitCode || 1;
-    }
-    io.err(`callreview: ${(e as Error).message}`);
-    return 1;
+    // Commander has already printed its own message.
+    if (!(e instanceof CommanderError)) io.err(`callreview: ${(e as Error).message}`);
+    return exitCodeOf(e);
   }
 }

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { parseTrackerFile, TrackerConfigError } from "../../src/pipeline/analyzers/rules/tracker-config.js";
 import { AppError } from "../../src/errors.js";
 import { audit, CLI_ACTOR } from "../../src/lifecycle/audit.js";
@@ -7,14 +7,16 @@ import { parseLifecycleOptions, type LifecycleOptions } from "../../src/lifecycl
 import { createCompany, getCompany, listCompanies, updateCompany, type Company, type CompanySettings } from "../../src/store/companies.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
+import { printTable } from "../table.js";
+import { UsageError } from "../exit-codes.js";
 
 function parseThreshold(v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) > 100) throw new Error(`invalid --low-score-threshold "${v}" (expected an integer from 0 to 100)`);
+  if (!/^\d+$/.test(v) || Number(v) > 100) throw new UsageError(`invalid --low-score-threshold "${v}" (expected an integer from 0 to 100)`);
   return Number(v);
 }
 
 function parseWindow(v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 3600) throw new Error(`invalid --disclosure-window "${v}" (expected whole seconds from 1 to 3600)`);
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 3600) throw new UsageError(`invalid --disclosure-window "${v}" (expected whole seconds from 1 to 3600)`);
   return Number(v);
 }
 
@@ -24,20 +26,27 @@ function line(c: Company): string {
 
 export function companyCommand(program: Command, ctx: CliContext): void {
   const company = program.command("company").description("Manage companies (tenants)");
+  companyCreateCommand(company, ctx);
+  companyListCommand(company, ctx);
+  companyUpdateCommand(company, ctx);
+}
 
+function companyCreateCommand(company: Command, ctx: CliContext): void {
   company
     .command("create <name>")
     .description("Create a company")
     .option("--low-score-threshold <n>", "overall score below which call.low_score_detected fires (default 60)")
     .option("--json", "print the company as JSON")
     .action(async (name: string, opts: { lowScoreThreshold?: string; json?: boolean }, cmd: Command) => {
-      if (!name.trim()) throw new Error("company name must not be empty");
+      if (!name.trim()) throw new UsageError("company name must not be empty");
       const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
       const created = await withServices(cmd, ctx, (s) => createCompany(s.store.db, { name: name.trim(), low_score_threshold: threshold }));
       if (opts.json) printJson(ctx.io, created);
       else ctx.io.out(`Created company ${created.id} "${created.name}" (low-score threshold ${created.low_score_threshold})`);
     });
+}
 
+function companyListCommand(company: Command, ctx: CliContext): void {
   company
     .command("list")
     .description("List companies")
@@ -46,15 +55,17 @@ export function companyCommand(program: Command, ctx: CliContext): void {
       const all = await withServices(cmd, ctx, (s) => listCompanies(s.store.db));
       if (opts.json) printJson(ctx.io, all);
       else if (all.length === 0) ctx.io.out("No companies yet. Create one with: callreview company create <name>");
-      else ctx.io.out(all.map(line).join("\n"));
+      else printTable(ctx.io, ["id", "name", "low_score_threshold", "created_at"], all.map((c) => [c.id, c.name, c.low_score_threshold, c.created_at]));
     });
+}
 
+function companyUpdateCommand(company: Command, ctx: CliContext): void {
   company
     .command("update <id>")
     .description("Change a company's name or settings")
     .option("--name <name>", "new name")
     .option("--low-score-threshold <n>", "overall score below which call.low_score_detected fires")
-    .option("--rep-channel <left|right>", "stereo channel that carries the rep")
+    .addOption(new Option("--rep-channel <side>", "stereo channel that carries the rep").choices(["left", "right"]))
     .option("--trackers <file>", "JSON file of trackers (examples, patterns) added to or replacing the built-in ones (docs/analyzers.md)")
     .option("--disclosure-window <seconds>", "the rep must disclose the recording within this many seconds of the start (default 30)")
     .option("--clear-trackers", "go back to the built-in trackers")
@@ -67,10 +78,7 @@ export function companyCommand(program: Command, ctx: CliContext): void {
     .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; trackers?: string; clearTrackers?: boolean; disclosureWindow?: string; json?: boolean } & LifecycleOptions, cmd: Command) => {
       const id = parseId(idArg, "company id");
       const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
-      if (opts.repChannel !== undefined && opts.repChannel !== "left" && opts.repChannel !== "right") {
-        throw new Error(`invalid --rep-channel "${opts.repChannel}" (expected left or right)`);
-      }
-      if (opts.name !== undefined && !opts.name.trim()) throw new Error("company name must not be empty");
+      if (opts.name !== undefined && !opts.name.trim()) throw new UsageError("company name must not be empty");
       const trackers = opts.trackers !== undefined ? readTrackers(opts.trackers) : undefined;
       const window = opts.disclosureWindow !== undefined ? parseWindow(opts.disclosureWindow) : undefined;
       const lifecycle = parseLifecycleOptions(opts);
@@ -107,7 +115,7 @@ function readTrackers(file: string): unknown {
   try {
     return parseTrackerFile(text, file);
   } catch (e) {
-    if (e instanceof TrackerConfigError) throw new Error(`invalid --trackers file: ${e.problems.join("; ")}`);
+    if (e instanceof TrackerConfigError) throw new UsageError(`invalid --trackers file: ${e.problems.join("; ")}`);
     throw e;
   }
 }

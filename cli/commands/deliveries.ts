@@ -1,8 +1,12 @@
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
+import { intRange } from "../arg-parsers.js";
+import { DELIVERY_STATUSES } from "../../src/store/webhook-deliveries.js";
 import { deliveryWithAttempts, listDeliveryDetails, parseDeliveryStatus, replayDelivery, replayFailedSince, type DeliveryDetail } from "../../src/events/deliveries.js";
 import { findWebhookEndpoint } from "../../src/store/webhook-endpoints.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
+import { printTable } from "../table.js";
+import { UsageError } from "../exit-codes.js";
 
 /** ISO 8601 date(-time), or a duration back from now: 90m, 36h, 2d. */
 export function parseSince(v: string, now: Date): string {
@@ -12,14 +16,10 @@ export function parseSince(v: string, now: Date): string {
     return new Date(now.getTime() - Number(rel[1]) * unit).toISOString();
   }
   const ms = Date.parse(v);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(ms)) throw new Error(`invalid --since "${v}" (expected an ISO 8601 date-time or a duration such as 90m, 36h, 2d)`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(ms)) throw new UsageError(`invalid --since "${v}" (expected an ISO 8601 date-time or a duration such as 90m, 36h, 2d)`);
   return new Date(ms).toISOString();
 }
 
-function parseLimit(v: string): number {
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 1000) throw new Error(`invalid --limit "${v}" (expected an integer from 1 to 1000)`);
-  return Number(v);
-}
 
 function line(d: DeliveryDetail): string {
   const next = d.next_attempt_at ? `\tnext ${d.next_attempt_at}` : "";
@@ -29,24 +29,36 @@ function line(d: DeliveryDetail): string {
 
 export function deliveriesCommand(program: Command, ctx: CliContext): void {
   const deliveries = program.command("deliveries").description("Inspect and replay outbound webhook deliveries");
+  deliveriesListCommand(deliveries, ctx);
+  deliveriesShowCommand(deliveries, ctx);
+  deliveriesReplayCommand(deliveries, ctx);
+}
 
+function deliveriesListCommand(deliveries: Command, ctx: CliContext): void {
   deliveries
     .command("list")
     .description("Recent deliveries, newest first")
     .option("--company <id>", "only this company's deliveries")
-    .option("--status <status>", "pending | delivered | retrying | failed")
-    .option("--limit <n>", "at most this many (default 50)")
+    .addOption(new Option("--status <status>", "only deliveries in this status").choices(DELIVERY_STATUSES))
+    .addOption(new Option("--limit <n>", "at most this many (1-1000)").argParser(intRange(1, 1000)).default(50))
     .option("--json", "print the deliveries as JSON")
-    .action(async (opts: { company?: string; status?: string; limit?: string; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { company?: string; status?: string; limit: number; json?: boolean }, cmd: Command) => {
       const companyId = opts.company !== undefined ? parseId(opts.company, "--company") : undefined;
       const status = opts.status !== undefined ? parseDeliveryStatus(opts.status) : undefined;
-      const limit = opts.limit !== undefined ? parseLimit(opts.limit) : 50;
+      const limit = opts.limit;
       const list = await withServices(cmd, ctx, (s) => listDeliveryDetails(s.store.db, { companyId, status, limit }));
       if (opts.json) printJson(ctx.io, list);
       else if (list.length === 0) ctx.io.out("No deliveries.");
-      else ctx.io.out(list.map(line).join("\n"));
+      else
+        printTable(
+          ctx.io,
+          ["id", "company", "endpoint", "event_type", "event_id", "status", "attempts", "http", "next_attempt_at", "last_error"],
+          list.map((d) => [d.id, d.company_id, d.endpoint_id, d.event_type, d.event_id, d.status, d.attempts, d.response_status, d.next_attempt_at, d.last_error]),
+        );
     });
+}
 
+function deliveriesShowCommand(deliveries: Command, ctx: CliContext): void {
   deliveries
     .command("show <delivery_id>")
     .description("One delivery and its attempt log")
@@ -63,7 +75,9 @@ export function deliveriesCommand(program: Command, ctx: CliContext): void {
       );
       ctx.io.out([line(r.delivery), ...(rows.length ? rows : ["  no attempts yet"])].join("\n"));
     });
+}
 
+function deliveriesReplayCommand(deliveries: Command, ctx: CliContext): void {
   deliveries
     .command("replay [delivery_id]")
     .description("Send a delivery again (new timestamp and signature, same event id): the running server sends it within a second, or `serve` does when it starts")
@@ -73,16 +87,16 @@ export function deliveriesCommand(program: Command, ctx: CliContext): void {
     .option("--json", "print the result as JSON")
     .action(async (idArg: string | undefined, opts: { failed?: boolean; since?: string; company?: string; json?: boolean }, cmd: Command) => {
       if (opts.failed) {
-        if (idArg !== undefined) throw new Error("give either a delivery id or --failed --since <time>, not both");
-        if (opts.since === undefined) throw new Error("--failed needs --since <time> (an ISO date-time or a duration such as 36h)");
+        if (idArg !== undefined) throw new UsageError("give either a delivery id or --failed --since <time>, not both");
+        if (opts.since === undefined) throw new UsageError("--failed needs --since <time> (an ISO date-time or a duration such as 36h)");
         const companyId = opts.company !== undefined ? parseId(opts.company, "--company") : undefined;
         const r = await withServices(cmd, ctx, (s) => replayFailedSince(s.store.db, parseSince(opts.since!, s.clock.now()), { companyId }, s.clock.now()));
         if (opts.json) printJson(ctx.io, r);
         else ctx.io.out(`Queued ${r.replayed.length} failed deliveries for immediate delivery${r.skipped.length ? ` (${r.skipped.length} skipped: endpoint removed or in flight)` : ""}`);
         return;
       }
-      if (idArg === undefined) throw new Error("give a delivery id, or --failed --since <time>");
-      if (opts.since !== undefined || opts.company !== undefined) throw new Error("--since and --company go with --failed");
+      if (idArg === undefined) throw new UsageError("give a delivery id, or --failed --since <time>");
+      if (opts.since !== undefined || opts.company !== undefined) throw new UsageError("--since and --company go with --failed");
       const id = parseId(idArg, "delivery id");
       const { d, endpoint } = await withServices(cmd, ctx, async (s) => {
         const d = await replayDelivery(s.store.db, id, s.clock.now());

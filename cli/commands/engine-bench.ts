@@ -6,12 +6,13 @@ import { llamaEngineSummary } from "../../src/engines/llama-summary.js";
 import { llamaThreads } from "../../src/engines/thread-plan.js";
 import { llmModelPath } from "../../src/pipeline/analyzers/factory.js";
 import { addConfigOptions, configFrom, type CliContext } from "../context.js";
+import { UsageError } from "../exit-codes.js";
 import { printJson } from "../io.js";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function count(value: string, what: string, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new AppError("invalid_config", `invalid ${what} "${value}" (expected an integer from 1 to ${max})`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`invalid ${what} "${value}" (expected an integer from 1 to ${max})`);
   return Number(value);
 }
 
@@ -31,7 +32,7 @@ export function engineBenchCommand(program: Command, ctx: CliContext): void {
     .action(async (opts: { pp: string; tg: string; reps: string; json?: boolean }, command: Command) => {
       const config = configFrom(command, ctx);
       const model = llmModelPath(config);
-      if (!model) throw new AppError("invalid_config", "engine-bench needs --llm-model (a GGUF file)");
+      if (!model) throw new UsageError("engine-bench needs --llm-model (a GGUF file)");
       if (!fs.existsSync(model)) throw new AppError("not_found", `llama model file not found: ${model}`);
       const pp = count(opts.pp, "--pp", 8192);
       const tg = count(opts.tg, "--tg", 4096);

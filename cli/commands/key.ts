@@ -3,11 +3,14 @@ import { createApiKey, listCompanyApiKeys, revokeApiKeyByPublicId, type ApiKeyVi
 import { parseScopes } from "../../src/auth/scopes.js";
 import { audit, CLI_ACTOR } from "../../src/lifecycle/audit.js";
 import { parseId, withServices, type CliContext } from "../context.js";
+import { confirmDestructive } from "../confirm.js";
 import { printJson } from "../io.js";
+import { printTable } from "../table.js";
+import { UsageError } from "../exit-codes.js";
 
 function parseExpiry(v: string): string {
   const ms = Date.parse(v);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(ms)) throw new Error(`invalid --expires-at "${v}" (expected an ISO 8601 date or date-time)`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(ms)) throw new UsageError(`invalid --expires-at "${v}" (expected an ISO 8601 date or date-time)`);
   return new Date(ms).toISOString();
 }
 
@@ -19,7 +22,12 @@ function status(k: ApiKeyView): string {
 
 export function keyCommand(program: Command, ctx: CliContext): void {
   const key = program.command("key").description("Manage API keys");
+  keyCreateCommand(key, ctx);
+  keyListCommand(key, ctx);
+  keyRevokeCommand(key, ctx);
+}
 
+function keyCreateCommand(key: Command, ctx: CliContext): void {
   key
     .command("create")
     .description("Create an API key; the key is printed once and cannot be shown again")
@@ -44,7 +52,9 @@ export function keyCommand(program: Command, ctx: CliContext): void {
       ctx.io.out(created.key);
       ctx.io.err(`API key ${created.public_id} for company ${created.company_id}, scopes ${created.scopes.join(",")}. Store it now: it is not shown again.`);
     });
+}
 
+function keyListCommand(key: Command, ctx: CliContext): void {
   key
     .command("list")
     .description("List a company's API keys (never their secrets)")
@@ -55,14 +65,18 @@ export function keyCommand(program: Command, ctx: CliContext): void {
       const keys = await withServices(cmd, ctx, (s) => listCompanyApiKeys(s.store.db, companyId));
       if (opts.json) printJson(ctx.io, keys);
       else if (keys.length === 0) ctx.io.out(`Company ${companyId} has no API keys.`);
-      else ctx.io.out(keys.map((k) => `${k.public_id}\t${k.scopes.join(",")}\t${status(k)}\t${k.name ?? ""}`).join("\n"));
+      else printTable(ctx.io, ["public_id", "scopes", "status", "name"], keys.map((k) => [k.public_id, k.scopes.join(","), status(k), k.name]));
     });
+}
 
+function keyRevokeCommand(key: Command, ctx: CliContext): void {
   key
     .command("revoke <public_id>")
     .description("Revoke an API key at once")
+    .option("-y, --yes", "revoke without asking (required when not on a terminal)")
     .option("--json", "print the key as JSON")
-    .action(async (publicId: string, opts: { json?: boolean }, cmd: Command) => {
+    .action(async (publicId: string, opts: { yes?: boolean; json?: boolean }, cmd: Command) => {
+      await confirmDestructive(ctx, opts.yes, `revoke API key ${publicId} (clients using it get 401 at once)`);
       const revoked = await withServices(cmd, ctx, async (s) => {
         const k = await revokeApiKeyByPublicId(s.store.db, publicId);
         await audit(s.store.db, CLI_ACTOR, "api_key.revoke", { companyId: k.company_id, detail: { public_id: k.public_id } }, s.clock.now());

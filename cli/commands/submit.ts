@@ -12,6 +12,7 @@ import { addConfigOptions, configFrom, parseId, type CliContext } from "../conte
 import { printJson, spinLine, type Io } from "../io.js";
 import { createServices } from "../../src/services.js";
 import { readTranscriptFile } from "../../src/transcripts/import-call-transcript.js";
+import { UsageError } from "../exit-codes.js";
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
@@ -35,59 +36,30 @@ export function submitCommand(program: Command, ctx: CliContext): void {
     .option("--wait", "wait until every call is complete or failed (runs workers in this process)")
     .option("--json", "print the calls as JSON: one object for one file, an array for several");
   addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "analysisTimeoutSeconds", "llmContextSize", "llmThreads", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadIdleTimeoutMs", "downloadTimeoutMs", "downloadConcurrency", "companyMaxInflight", "dbBusyTimeoutMs", "dbSynchronous", "whisperModel", "whisperThreads", "engineBuild", "ffmpegPath"]);
-  cmd.action(async (files: string[], opts: { company: string; repName?: string; customerName?: string; transcript?: string; repSpeaker?: string; wait?: boolean; json?: boolean }, command: Command) => {
+  cmd.action(async (files: string[], opts: SubmitOptions, command: Command) => {
     const companyId = parseId(opts.company, "--company");
-    if (files.length === 0 && !opts.transcript) throw new Error("nothing to submit: give audio files, or --transcript <file>");
-    if (opts.transcript && files.length > 1) throw new Error("--transcript goes with one call: give at most one audio file");
-    if (opts.repSpeaker && !opts.transcript) throw new Error("--rep-speaker needs --transcript");
+    if (files.length === 0 && !opts.transcript) throw new UsageError("nothing to submit: give audio files, or --transcript <file>");
+    if (opts.transcript && files.length > 1) throw new UsageError("--transcript goes with one call: give at most one audio file");
+    if (opts.repSpeaker && !opts.transcript) throw new UsageError("--rep-speaker needs --transcript");
     const config = configFrom(command, ctx);
     const services = await createServices({ ...config, logLevel: config.logLevel === "info" ? "error" : config.logLevel });
     try {
       if (!(await getCompany(services.store.db, companyId))) throw new AppError("not_found", `company ${companyId} not found`);
       // Like serve: a missing or broken model stops here, naming the file, before any call is accepted.
       if (opts.wait && services.pipeline === "live") openWhisperTranscriber(services.config, services.logger);
-      const accepted: Array<{ file: string; call_id: number; status: string }> = [];
-      if (opts.transcript) {
-        // Parse first: a bad transcript leaves nothing behind.
-        const transcript = readTranscriptFile(opts.transcript, opts.repSpeaker);
-        const audio = files[0] ? await storeAudioFile(config.dataDir, files[0], { maxBytes: config.maxUploadMb * 1024 * 1024 }).catch((e) => {
-          throw new AppError((e as AppError).code ?? "invalid_file", `${files[0]}: ${(e as Error).message}`);
-        }) : null;
-        const { call, duplicate } = await acceptCall(services.store.db, {
-          companyId,
-          intake: "cli",
-          fields: { rep_name: opts.repName ?? null, customer_name: opts.customerName ?? null },
-          audio: audio ? { sha256: audio.sha256, format: audio.format, bytes: audio.bytes } : null,
-          // In the call's own transaction: a running server can never claim the call before its transcript exists.
-          transcript,
-        });
-        const file = files[0] ?? opts.transcript;
-        accepted.push({ file, call_id: call.id, status: duplicate ? "duplicate" : "received" });
-        if (!opts.json) ctx.io.out(`${file}: call ${call.id} ${duplicate ? "duplicate" : "received"} with transcript ${opts.transcript} (${callPath(call.id)})`);
-      }
-      for (const file of opts.transcript ? [] : files) {
-        let stored;
-        try {
-          stored = await storeAudioFile(config.dataDir, file, { maxBytes: config.maxUploadMb * 1024 * 1024 });
-        } catch (e) {
-          const done = accepted.length ? ` (already submitted: ${accepted.map((a) => `${a.file} -> call ${a.call_id}`).join(", ")})` : "";
-          throw new AppError((e as AppError).code ?? "invalid_file", `${file}: ${(e as Error).message}${done}`);
-        }
-        const { call, duplicate } = await acceptCall(services.store.db, {
-          companyId,
-          intake: "cli",
-          fields: { rep_name: opts.repName ?? null, customer_name: opts.customerName ?? null },
-          audio: { sha256: stored.sha256, format: stored.format, bytes: stored.bytes },
-        });
-        accepted.push({ file, call_id: call.id, status: duplicate ? "duplicate" : "received" });
-        if (!opts.json) ctx.io.out(`${file}: call ${call.id} ${duplicate ? "duplicate" : "received"} (${callPath(call.id)})`);
-      }
+      // Without a transcript to read, the placeholder pipeline scores nothing real: say so where people and programs look.
+      const placeholder = services.pipeline === "placeholder" && !opts.transcript;
+      const accepted = opts.transcript ? [await acceptWithTranscript(services, ctx, companyId, files[0], opts)] : await acceptAudioFiles(services, ctx, companyId, files, opts);
+      const mark = <T extends object>(x: T) => (placeholder ? { ...x, placeholder_report: true } : x);
+      // After the calls are in (a refused file stays a one-line error). Chosen with --pipeline
+      // placeholder it is no surprise; reached through `auto` (no model installed) it is.
+      if (placeholder && config.pipeline !== "placeholder") ctx.io.err(PLACEHOLDER_WARNING);
       if (!opts.wait) {
-        if (opts.json) printJson(ctx.io, single(accepted.map((a) => ({ ...a, processing_status_url: callPath(a.call_id) }))));
+        if (opts.json) printJson(ctx.io, single(accepted.map((a) => mark({ ...a, processing_status_url: callPath(a.call_id) }))));
         return;
       }
       const finished = await waitForCalls(services, accepted.map((a) => a.call_id), ctx.io, !!opts.json);
-      const results = finished.map((c, i) => ({ file: accepted[i].file, ...c }));
+      const results = finished.map((c, i) => mark({ file: accepted[i].file, ...c }));
       if (opts.json) printJson(ctx.io, single(results));
       const failed = results.filter((r) => r.processing_status === "failed");
       if (failed.length > 0) throw new Error(`${failed.length} of ${results.length} calls failed: ${failed.map((f) => `call ${f.call_id} (${f.failure_reason})`).join(", ")}`);
@@ -95,6 +67,68 @@ export function submitCommand(program: Command, ctx: CliContext): void {
       await services.close();
     }
   });
+}
+
+interface SubmitOptions {
+  company: string;
+  repName?: string;
+  customerName?: string;
+  transcript?: string;
+  repSpeaker?: string;
+  wait?: boolean;
+  json?: boolean;
+}
+
+type Accepted = { file: string; call_id: number; status: string };
+
+export const PLACEHOLDER_WARNING =
+  "callreview: warning: pipeline placeholder (no whisper model installed): the report will be a deterministic placeholder, not an analysis of the audio. " +
+  "For a real report copy a whisper model into the models dir (callreview doctor says which and where), or bring the words with --transcript <file>.";
+
+/** One call from a transcript file, with its audio file or none; the transcript is parsed first so a bad one leaves nothing behind. */
+async function acceptWithTranscript(services: Services, ctx: CliContext, companyId: number, audioFile: string | undefined, opts: SubmitOptions): Promise<Accepted> {
+  const config = services.config;
+  const transcript = readTranscriptFile(opts.transcript!, opts.repSpeaker);
+  const audio = audioFile
+    ? await storeAudioFile(config.dataDir, audioFile, { maxBytes: config.maxUploadMb * 1024 * 1024 }).catch((e) => {
+        throw new AppError((e as AppError).code ?? "invalid_file", `${audioFile}: ${(e as Error).message}`);
+      })
+    : null;
+  const { call, duplicate } = await acceptCall(services.store.db, {
+    companyId,
+    intake: "cli",
+    fields: { rep_name: opts.repName ?? null, customer_name: opts.customerName ?? null },
+    audio: audio ? { sha256: audio.sha256, format: audio.format, bytes: audio.bytes } : null,
+    // In the call's own transaction: a running server can never claim the call before its transcript exists.
+    transcript,
+  });
+  const file = audioFile ?? opts.transcript!;
+  if (!opts.json) ctx.io.out(`${file}: call ${call.id} ${duplicate ? "duplicate" : "received"} with transcript ${opts.transcript} (${callPath(call.id)})`);
+  return { file, call_id: call.id, status: duplicate ? "duplicate" : "received" };
+}
+
+/** One call per audio file, in order; a bad file stops the run and names the calls already submitted. */
+async function acceptAudioFiles(services: Services, ctx: CliContext, companyId: number, files: string[], opts: SubmitOptions): Promise<Accepted[]> {
+  const config = services.config;
+  const accepted: Accepted[] = [];
+  for (const file of files) {
+    let stored;
+    try {
+      stored = await storeAudioFile(config.dataDir, file, { maxBytes: config.maxUploadMb * 1024 * 1024 });
+    } catch (e) {
+      const done = accepted.length ? ` (already submitted: ${accepted.map((a) => `${a.file} -> call ${a.call_id}`).join(", ")})` : "";
+      throw new AppError((e as AppError).code ?? "invalid_file", `${file}: ${(e as Error).message}${done}`);
+    }
+    const { call, duplicate } = await acceptCall(services.store.db, {
+      companyId,
+      intake: "cli",
+      fields: { rep_name: opts.repName ?? null, customer_name: opts.customerName ?? null },
+      audio: { sha256: stored.sha256, format: stored.format, bytes: stored.bytes },
+    });
+    accepted.push({ file, call_id: call.id, status: duplicate ? "duplicate" : "received" });
+    if (!opts.json) ctx.io.out(`${file}: call ${call.id} ${duplicate ? "duplicate" : "received"} (${callPath(call.id)})`);
+  }
+  return accepted;
 }
 
 function single<T>(xs: T[]): T | T[] {

@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import type { Transcript } from "../../src/pipeline/ports.js";
 import { clock } from "../../src/pipeline/analyzers/rules/evidence.js";
 import { detect, type Suppressed, type TrackerHit } from "../../src/trackers/engine.js";
@@ -9,6 +9,7 @@ import { buildTrackers, effectiveTrackers } from "../../src/trackers/registry.js
 import type { CliContext } from "../context.js";
 import { printJson } from "../io.js";
 import { readTranscriptFile } from "../transcript-file.js";
+import { UsageError } from "../exit-codes.js";
 
 /**
  * `callreview trackers test <file>`: what the trackers of a company file (with
@@ -21,13 +22,12 @@ export function trackersCommand(program: Command, ctx: CliContext): void {
     .command("test <file>")
     .description("Show which trackers fire on a line (--text) or a transcript (--transcript) and why; <file> is a company tracker file, or \"builtin\" for the built-in library alone")
     .option("--text <text>", "one utterance to test")
-    .option("--speaker <rep|customer|unknown>", "who says the --text line (unknown: every tracker applies)", "unknown")
+    .addOption(new Option("--speaker <role>", "who says the --text line (unknown: every tracker applies)").choices(["rep", "customer", "unknown"]).default("unknown"))
     .option("--transcript <file>", "a transcript file (.vtt, .srt, .json) to test")
     .option("--rep-speaker <name>", "in --transcript, the speaker who is the rep")
     .option("--json", "print one JSON document")
     .action((file: string, opts: { text?: string; speaker: string; transcript?: string; repSpeaker?: string; json?: boolean }) => {
-      if ((opts.text === undefined) === (opts.transcript === undefined)) throw new Error("give exactly one of --text or --transcript");
-      if (!["rep", "customer", "unknown"].includes(opts.speaker)) throw new Error(`invalid --speaker "${opts.speaker}" (expected rep, customer or unknown)`);
+      if ((opts.text === undefined) === (opts.transcript === undefined)) throw new UsageError("give exactly one of --text or --transcript");
       const override = file === "builtin" ? undefined : readTrackerFile(file);
       const own = new Set((override?.trackers ?? []).map((t) => t.id));
       const compiled = buildTrackers(effectiveTrackers(override));
@@ -87,13 +87,13 @@ function readTrackerFile(file: string) {
   try {
     return parseTrackerFile(text, file);
   } catch (e) {
-    if (e instanceof TrackerConfigError) throw new Error(`invalid tracker file: ${e.problems.join("; ")}`);
+    if (e instanceof TrackerConfigError) throw new UsageError(`invalid tracker file: ${e.problems.join("; ")}`);
     throw e;
   }
 }
 
 
 function oneLine(text: string, speaker: string): Transcript {
-  if (!text.trim()) throw new Error("--text must not be empty");
+  if (!text.trim()) throw new UsageError("--text must not be empty");
   return { segments: [{ t_start: 0, t_end: 1, speaker, text }], metrics: null, language: "en", model: "imported" };
 }

@@ -13,17 +13,26 @@ import { sendTestDelivery } from "../../src/events/test-delivery.js";
 import { audit, CLI_ACTOR, type AuditAction } from "../../src/lifecycle/audit.js";
 import type { Services } from "../../src/services.js";
 import { parseId, withServices, type CliContext } from "../context.js";
+import { confirmDestructive } from "../confirm.js";
 import { printJson } from "../io.js";
+import { printTable } from "../table.js";
 
-function line(e: WebhookEndpointView): string {
+function row(e: WebhookEndpointView) {
   const state = e.enabled ? "enabled" : `disabled (${e.disabled_reason ?? "by an admin"})`;
-  const rotation = e.previous_secret_expires_at ? `\told secret signs until ${e.previous_secret_expires_at}` : "";
-  return `${e.id}\tcompany ${e.company_id}\t${e.url}\t${state}\t${e.events.join(",")}${rotation}`;
+  return [e.id, e.company_id, e.url, state, e.events.join(","), e.previous_secret_expires_at];
 }
 
 export function webhookCommand(program: Command, ctx: CliContext): void {
   const webhook = program.command("webhook").description("Manage outbound webhook endpoints (signed event deliveries)");
+  webhookAddCommand(webhook, ctx);
+  webhookListCommand(webhook, ctx);
+  webhookRemoveCommand(webhook, ctx);
+  webhookRotateSecretCommand(webhook, ctx);
+  webhookEnableDisableCommands(webhook, ctx);
+  webhookTestCommand(webhook, ctx);
+}
 
+function webhookAddCommand(webhook: Command, ctx: CliContext): void {
   webhook
     .command("add")
     .description("Register an endpoint; its signing secret is printed once and cannot be shown again")
@@ -42,7 +51,9 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       ctx.io.out(created.secret);
       ctx.io.err(`Webhook endpoint ${created.id} for company ${created.company_id}: ${created.url} (${created.events.join(",")}). The line above is its signing secret: store it now, it is not shown again.`);
     });
+}
 
+function webhookListCommand(webhook: Command, ctx: CliContext): void {
   webhook
     .command("list")
     .description("List webhook endpoints (never their secrets)")
@@ -53,15 +64,19 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       const all = await withServices(cmd, ctx, (s) => listEndpointViews(s.store.db, companyId, s.clock.now()));
       if (opts.json) printJson(ctx.io, all);
       else if (all.length === 0) ctx.io.out("No webhook endpoints. Add one with: callreview webhook add --company <id> --url <url>");
-      else ctx.io.out(all.map(line).join("\n"));
+      else printTable(ctx.io, ["id", "company", "url", "state", "events", "old_secret_until"], all.map(row));
     });
+}
 
+function webhookRemoveCommand(webhook: Command, ctx: CliContext): void {
   webhook
     .command("remove <id>")
     .description("Remove an endpoint: it receives nothing more and its unsent deliveries end as failed")
+    .option("-y, --yes", "remove without asking (required when not on a terminal)")
     .option("--json", "print the removed endpoint as JSON")
-    .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
+    .action(async (idArg: string, opts: { yes?: boolean; json?: boolean }, cmd: Command) => {
       const id = parseId(idArg, "endpoint id");
+      await confirmDestructive(ctx, opts.yes, `remove webhook endpoint ${id} (its unsent deliveries end as failed)`);
       const r = await withServices(cmd, ctx, async (s) => {
         const removed = await removeWebhookEndpoint(s.store.db, id, s.clock.now());
         await audited(s, "webhook.remove", removed.endpoint);
@@ -70,7 +85,9 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       if (opts.json) printJson(ctx.io, { ...r.endpoint, removed: true, cancelled_deliveries: r.cancelled });
       else ctx.io.out(`Removed webhook endpoint ${id} (${r.cancelled} unsent deliveries marked failed)`);
     });
+}
 
+function webhookRotateSecretCommand(webhook: Command, ctx: CliContext): void {
   webhook
     .command("rotate-secret <id>")
     .description("Issue a new signing secret (printed once); the old one keeps signing alongside it for 24 h")
@@ -85,7 +102,9 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
       ctx.io.out(rotated.secret);
       ctx.io.err(`New signing secret for webhook endpoint ${id} (line above; not shown again). Until ${rotated.previous_secret_expires_at} each delivery carries two v1 signatures: new and old.`);
     });
+}
 
+function webhookEnableDisableCommands(webhook: Command, ctx: CliContext): void {
   for (const [name, enabled] of [["enable", true], ["disable", false]] as const) {
     webhook
       .command(`${name} <id>`)
@@ -100,7 +119,9 @@ export function webhookCommand(program: Command, ctx: CliContext): void {
         else ctx.io.out(`${enabled ? "Enabled" : "Disabled"} webhook endpoint ${id}`);
       });
   }
+}
 
+function webhookTestCommand(webhook: Command, ctx: CliContext): void {
   webhook
     .command("test <id>")
     .description("Send a signed sample call.received (data.test = true) now and print the receiver's answer")

@@ -73,10 +73,17 @@ function content(c: Json | undefined): string {
   return Object.entries(c)
     .map(([media, m]: [string, Json]) => {
       const s: Json = m.schema ?? {};
-      const body = s.$ref || s.anyOf ? `<p>${typeOf(s)}</p>` : propertiesTable(s);
-      return `<div class="media"><code>${esc(media)}</code>${body}</div>`;
+      const body = s.$ref || s.anyOf || s.oneOf ? `<p>${typeOf(s)}</p>` : propertiesTable(s);
+      return `<div class="media"><code>${esc(media)}</code>${body}${example(m.example)}</div>`;
     })
     .join("");
+}
+
+/** An example body as it goes over the wire: text bodies as they are, JSON pretty-printed. */
+function example(value: unknown): string {
+  if (value === undefined) return "";
+  const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+  return `<details class="example"><summary>Example</summary><pre>${esc(text)}</pre></details>`;
 }
 
 function operation(path: string, method: string, op: Json, servers: Json[] | undefined): string {
@@ -143,4 +150,5 @@ th{background:#f0f3f7}.op,.schema{background:#fff;border:1px solid #dde2ea;borde
 .m{display:inline-block;min-width:48px;text-align:center;border-radius:4px;color:#fff;font-size:.8em;padding:1px 6px;font-weight:bold}
 .get{background:#2b7bb9}.post{background:#2a9d58}.put,.patch{background:#b98b2b}.delete{background:#b92b2b}
 .code{font-weight:bold;width:60px}.s2{color:#2a9d58}.s4{color:#b96b2b}.s5{color:#b92b2b}.toc{list-style:none;padding:0}.toc li{margin:3px 0}
-.media{margin:6px 0}td p{margin:0 0 4px}`;
+.media{margin:6px 0}td p{margin:0 0 4px}pre{background:#f4f6f9;border:1px solid #dde2ea;border-radius:4px;padding:8px;overflow-x:auto;font-size:.85em}
+.example summary{cursor:pointer;color:#2b7bb9}`;

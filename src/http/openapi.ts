@@ -42,6 +42,7 @@ export function buildOpenApiDocument(v1: OpenAPIHono<AppEnv>, root: OpenAPIHono<
   doc.tags = [
     { name: "Calls", description: "Submit calls and follow their processing." },
     { name: "Reports", description: "The scored analysis of a call." },
+    { name: "Webhooks", description: "Outbound webhook deliveries of the key's company." },
     { name: "Inbound webhook", description: "Calls pushed by other systems, with flexible field names." },
   ];
   return doc;

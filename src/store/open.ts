@@ -6,6 +6,7 @@ import { openSqlite, type SqliteOptions } from "./driver.js";
 import { migrateToLatest } from "./migrate.js";
 import { preparePrivateDatabase, PRIVATE_DIR_MODE, tightenMode } from "./private-files.js";
 import type { Database } from "./schema.js";
+import { makeDirs } from "../make-dirs.js";
 
 export interface Store {
   db: Kysely<Database>;
@@ -43,7 +44,7 @@ export async function openStore(dataDir: string, opts: SqliteOptions = {}): Prom
 
 export function ensureWritableDir(dir: string): void {
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+    makeDirs(dir, PRIVATE_DIR_MODE);
     tightenMode(dir, PRIVATE_DIR_MODE);
     fs.accessSync(dir, fs.constants.W_OK | fs.constants.R_OK);
   } catch (e) {

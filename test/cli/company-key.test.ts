@@ -36,7 +36,7 @@ describe("company and key commands (in process)", () => {
     expect(json(list.stdout)[0]).toMatchObject({ public_id: key.public_id, revoked_at: null });
     expect(json(list.stdout)[0]).not.toHaveProperty("key");
 
-    const revoked = json((await cli(["--data-dir", dir, "key", "revoke", key.public_id, "--json"])).stdout);
+    const revoked = json((await cli(["--data-dir", dir, "key", "revoke", key.public_id, "--yes", "--json"])).stdout);
     expect(revoked.revoked_at).toMatch(/Z$/);
   });
 
@@ -46,7 +46,7 @@ describe("company and key commands (in process)", () => {
     [["company", "create", "X"], null],
     [["key", "create", "--company", "1", "--scopes", "calls:write,admin"], /unknown scope "admin"/],
     [["key", "create", "--company", "1", "--expires-at", "next week"], /invalid --expires-at/],
-    [["key", "revoke", "nope"], /API key nope not found/],
+    [["key", "revoke", "nope", "--yes"], /API key nope not found/],
     [["company", "update", "7", "--name", "Z"], /company 7 not found/],
     [["company", "create", "Y", "--low-score-threshold", "101"], /invalid --low-score-threshold/],
   ] as const)("fails with one clear stderr line: %j", async (args, message) => {

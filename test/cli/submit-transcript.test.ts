@@ -44,7 +44,8 @@ describe("callreview submit --transcript", () => {
     const calls = json((await cli(["--data-dir", dir, "calls", "list", "--company", "1", "--json"])).stdout);
     expect(Array.isArray(calls) ? calls : calls.data).toHaveLength(0);
     const nothing = await cli(["--data-dir", dir, "submit", "--company", "1"]);
-    expect(nothing.code).toBe(1);
+    // Nothing to act on is a usage error.
+    expect(nothing.code).toBe(2);
     expect(nothing.stderr).toMatch(/nothing to submit/);
   });
 });

@@ -73,7 +73,7 @@ describe("callreview trackers test", () => {
       const r3 = await cli(["trackers", "test", path.join(dir, "nope.json"), "--text", "hi"]);
       expect(r3.stderr).toMatch(/cannot read tracker file .*nope\.json: ENOENT/);
       const r4 = await cli(["trackers", "test", "builtin", "--text", "hi", "--speaker", "boss"]);
-      expect(r4.stderr).toMatch(/invalid --speaker "boss"/);
+      expect(r4.stderr).toMatch(/option '--speaker <role>' argument 'boss' is invalid\. Allowed choices are rep, customer, unknown/);
     } finally {
       cleanup();
     }

@@ -67,7 +67,7 @@ describe("webhook and deliveries commands (in process)", () => {
     expect(relisted.stdout).not.toContain("whsec_");
     expect(json(relisted.stdout)[0].previous_secret_expires_at).toBe(rotated.previous_secret_expires_at);
 
-    const removed = await run("webhook", "remove", "1", "--json");
+    const removed = await run("webhook", "remove", "1", "--yes", "--json");
     expect(json(removed.stdout)).toMatchObject({ id: 1, removed: true });
     expect(json((await run("webhook", "list", "--json")).stdout).map((e: { id: number }) => e.id)).toEqual([2]);
   });
@@ -97,10 +97,10 @@ describe("webhook and deliveries commands (in process)", () => {
     [["webhook", "add", "--company", "1", "--url", "http://x.example/", "--events", "call.received,call.exploded"], /unknown event "call.exploded"/],
     [["webhook", "add", "--company", "abc", "--url", "http://x.example/"], /invalid --company "abc"/],
     [["webhook", "list", "--company", "9"], /company 9 not found/],
-    [["webhook", "remove", "7"], /webhook endpoint 7 not found/],
+    [["webhook", "remove", "7", "--yes"], /webhook endpoint 7 not found/],
     [["webhook", "rotate-secret", "7"], /webhook endpoint 7 not found/],
     [["webhook", "test", "7"], /webhook endpoint 7 not found/],
-    [["deliveries", "list", "--status", "done"], /invalid status "done"/],
+    [["deliveries", "list", "--status", "done"], /argument 'done' is invalid\. Allowed choices are pending, delivered, retrying, failed/],
     [["deliveries", "list", "--company", "9"], /company 9 not found/],
     [["deliveries", "replay", "5"], /delivery 5 not found/],
     [["deliveries", "replay"], /give a delivery id/],
@@ -137,7 +137,8 @@ describe("webhook and deliveries commands (in process)", () => {
     const b = await run("deliveries", "list", "--company", "2", "--json");
     expect(json(b.stdout).map((x: { id: number }) => x.id)).toEqual([3]);
     expect(json((await run("deliveries", "list", "--status", "retrying", "--json")).stdout).map((x: { id: number }) => x.id)).toEqual([2]);
-    expect((await run("deliveries", "list")).stdout.trim().split("\n")).toHaveLength(3);
+    // Piped: a header line, then one tab-separated line per delivery.
+    expect((await run("deliveries", "list")).stdout.trim().split("\n")).toHaveLength(4);
 
     const shown = json((await run("deliveries", "show", "2", "--json")).stdout);
     expect(shown.attempts).toHaveLength(1);

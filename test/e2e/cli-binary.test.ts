@@ -33,7 +33,7 @@ describe("the executable", () => {
     expect(list.stdout).not.toContain(key.key.split("_")[2]);
     expect(JSON.parse(list.stdout)).toHaveLength(1);
 
-    const revoked = runBinary(["--data-dir", data, "key", "revoke", key.public_id], { cwd: dir });
+    const revoked = runBinary(["--data-dir", data, "key", "revoke", key.public_id, "--yes"], { cwd: dir });
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toMatch(new RegExp(`Revoked API key ${key.public_id}`));
   });
@@ -42,10 +42,11 @@ describe("the executable", () => {
     const data = `${dir}/envdata`;
     expect(runBinary(["company", "create", "EnvCo"], { cwd: dir, env: { CALLREVIEW_DATA_DIR: data } }).code).toBe(0);
     const bad = runBinary(["--data-dir", data, "key", "create", "--company", "7"], { cwd: dir });
-    expect(bad.code).toBe(1);
+    // Exit codes (README "CLI"): 3 for something that does not exist, 2 for a bad flag value.
+    expect(bad.code).toBe(3);
     expect(bad.stderr.trim()).toBe("callreview: company 7 not found");
     const badPort = runBinary(["--data-dir", data, "serve", "--port", "x"], { cwd: dir });
-    expect(badPort.code).toBe(1);
+    expect(badPort.code).toBe(2);
     expect(badPort.stderr).toMatch(/invalid value for --port: "x"/);
   });
 

@@ -23,14 +23,14 @@ describe("calls delete / calls purge / audit list (CLI)", () => {
     expect(filesContaining(dir, "Persephone Quillfeather").length).toBeGreaterThan(0);
 
     const noYes = await run("calls", "delete", "1");
-    expect(noYes.code).toBe(1);
+    expect(noYes.code).toBe(2);
     expect(noYes.stderr).toMatch(/without --yes/);
     const del = await run("calls", "delete", "1", "--yes", "--json");
     expect(del.stderr).toBe("");
     expect(json(del.stdout)).toMatchObject({ call_id: 1, deleted: true, audio_removed: true, log_emptied: true, rows: { reports: 1 } });
     expect(filesContaining(dir, "Persephone Quillfeather")).toEqual([]);
     const gone = await run("calls", "show", "1");
-    expect(gone.code).toBe(1);
+    expect(gone.code).toBe(3);
     expect(gone.stderr).toMatch(/call 1 not found/);
     expect((await run("calls", "delete", "1", "--yes")).stderr).toMatch(/call 1 not found/);
 
@@ -39,7 +39,8 @@ describe("calls delete / calls purge / audit list (CLI)", () => {
     expect(JSON.stringify(audit)).not.toContain("Persephone");
     expect((await run("audit", "list", "--since", "not-a-date")).stderr).toMatch(/invalid --since/);
     const text = (await run("audit", "list", "--company", "1")).stdout;
-    expect(text).toMatch(/call\.delete\tcli:cli\tcompany 1\tcall 1/);
+    expect(text.split("\n")[0]).toBe("at\taction\tactor\tcompany\tcall\trequest\tdetail");
+    expect(text).toMatch(/call\.delete\tcli:cli\t1\t1\t/);
   });
 
   it("purge erases a company's calls before a date; --dry-run only lists them", async () => {
@@ -76,7 +77,7 @@ describe("calls delete / calls purge / audit list (CLI)", () => {
     expect(plain.scopes).toEqual(["calls:write", "calls:read", "reports:read"]);
     const eraser = json((await run("key", "create", "--company", "1", "--scopes", "calls:read,calls:delete", "--json")).stdout);
     expect(eraser.scopes).toEqual(["calls:read", "calls:delete"]);
-    await run("key", "revoke", plain.public_id);
+    await run("key", "revoke", plain.public_id, "--yes");
     const hook = json((await run("webhook", "add", "--company", "1", "--url", "http://127.0.0.1:9/hook?token=abc", "--json")).stdout);
     await run("webhook", "rotate-secret", String(hook.id));
     const audit = json((await run("audit", "list", "--json")).stdout);

@@ -155,6 +155,28 @@ describe("POST /v1/calls/{id}/transcript", () => {
     expect((await forbidden.json()).error).toBe("forbidden");
   });
 
+  it("reads the {id} like every other call route: a zero-padded id names no call (404), with X-Api-Key as well as Bearer", async () => {
+    const padded = await post(`/v1/calls/00${callId}/transcript`, VTT, "text/vtt");
+    expect(padded.status).toBe(404);
+    expect((await padded.json()).error).toBe("not_found");
+    expect((await app.request(`/v1/calls/00${callId}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
+    expect(await latestTranscriptRow(s.store.db, callId)).toBeUndefined();
+    const viaHeader = await app.request(`/v1/calls/${callId}/transcript`, { method: "POST", body: VTT, headers: { "content-type": "text/vtt", "x-api-key": key } });
+    expect(viaHeader.status).toBe(202);
+  });
+
+  it("is documented on the shared route pattern: Calls tag, both security schemes, the shared errors", async () => {
+    const doc = await (await app.request("/v1/openapi.json")).json();
+    const op = doc.paths["/calls/{id}/transcript"].post;
+    expect(op.tags).toEqual(["Calls"]);
+    expect(op.security).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
+    expect(Object.keys(op.responses).sort()).toEqual(["202", "400", "401", "403", "404", "409", "413", "422", "429", "500"]);
+    expect(op.parameters.find((p: { in: string }) => p.in === "path")).toMatchObject({ name: "id", schema: { pattern: "^[1-9][0-9]{0,15}$" } });
+    const declared = doc.tags.map((t: { name: string }) => t.name);
+    const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((item) => Object.values(item).flatMap((o) => o.tags ?? [])));
+    for (const tag of used) expect(declared).toContain(tag);
+  });
+
   it("answers 413 payload_too_large for a JSON body over 1 MiB", async () => {
     const big = JSON.stringify({ segments: Array.from({ length: 12000 }, (_, i) => ({ speaker: "A", t_start: i, t_end: i + 1, text: "x".repeat(90) })) });
     const res = await post(`/v1/calls/${callId}/transcript`, big, "application/json");

@@ -10,6 +10,7 @@ import type { AppEnv } from "../env.js";
 import { assertUtf8Fields, receiveAudioUpload } from "../multipart.js";
 import { AUTH_ERRORS, MULTIPART_400, CallIdParams, CallSchema, ErrorSchema, NOT_FOUND, SECURITY, jsonContent, withRateHeaders } from "../schemas/common.js";
 import { AUDIO_FORM_SCHEMA } from "../schemas/upload.js";
+import { AUDIO_FORM_EXAMPLE, QUEUED_CALL_EXAMPLE, errorExample } from "../schemas/examples.js";
 
 export const attachAudioRoute = createRoute({
   method: "post",
@@ -20,13 +21,13 @@ export const attachAudioRoute = createRoute({
     "Gives an existing call its audio (e.g. one submitted without recording_url), as multipart/form-data with a `file` part, streamed and checked like /uploads. A queued call keeps its place in the queue; a complete or failed call is queued again (report_status pending). A call being transcribed or analysed answers 409 `conflict`: retry once it is complete or failed. Scope: calls:write.",
   security: SECURITY,
   middleware: guard("calls:write"),
-  request: { params: CallIdParams, body: { required: true, content: { "multipart/form-data": { schema: AUDIO_FORM_SCHEMA } } } },
+  request: { params: CallIdParams, body: { required: true, content: { "multipart/form-data": { schema: AUDIO_FORM_SCHEMA, example: AUDIO_FORM_EXAMPLE } } } },
   responses: {
-    200: withRateHeaders(jsonContent(CallSchema, "The call, now with audio and queued.")),
-    409: jsonContent(ErrorSchema, "The call is being processed (`conflict`, with `status`)."),
+    200: withRateHeaders(jsonContent(CallSchema, "The call, now with audio and queued.", QUEUED_CALL_EXAMPLE)),
+    409: jsonContent(ErrorSchema, "The call is being processed (`conflict`, with `status`).", { ...errorExample("conflict", "call 42 is being processed (transcribing); attach audio once it is complete or failed"), status: "transcribing" }),
     ...MULTIPART_400,
-    415: jsonContent(ErrorSchema, "Not multipart/form-data (`unsupported_media_type`)."),
-    422: jsonContent(ErrorSchema, "`no_file` or `invalid_file` (the message says why)."),
+    415: jsonContent(ErrorSchema, "Not multipart/form-data (`unsupported_media_type`).", errorExample("unsupported_media_type", "send the upload as multipart/form-data with a `file` part")),
+    422: jsonContent(ErrorSchema, "`no_file` or `invalid_file` (the message says why).", errorExample("invalid_file", "file is not a supported audio type (accepted: WAV, MP3, FLAC, OGG/Opus, M4A/MP4, WebM)")),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },

@@ -6,6 +6,7 @@ import type { AppEnv } from "../env.js";
 import { jsonObjectBody } from "../json-body.js";
 import { CallSubmissionSchema } from "../schemas/call-submission.js";
 import { AUTH_ERRORS, CallAcceptedSchema, JSON_BODY_ERRORS, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
+import { CALL_ACCEPTED_EXAMPLE, CALL_DUPLICATE_EXAMPLE, CALL_SUBMISSION_EXAMPLE, validationExample } from "../schemas/examples.js";
 
 export const createCallRoute = createRoute({
   method: "post",
@@ -16,13 +17,13 @@ export const createCallRoute = createRoute({
     "Submits a call by reference (recording_url plus metadata). Idempotent on external_call_id per company: a repeat returns the existing call with status `duplicate` (200) and creates nothing, also under concurrent retries. The body is not compared with the first submission. Scope: calls:write.",
   security: SECURITY,
   middleware: [...guard("calls:write"), jsonObjectBody],
-  request: { body: { required: true, content: { "application/json": { schema: CallSubmissionSchema } } } },
+  request: { body: { required: true, content: { "application/json": { schema: CallSubmissionSchema, example: CALL_SUBMISSION_EXAMPLE } } } },
   responses: {
-    201: withRateHeaders(jsonContent(CallAcceptedSchema, "New call accepted (`status: received`); processing runs asynchronously.")),
-    200: withRateHeaders(jsonContent(CallAcceptedSchema, "external_call_id already known for this company (`status: duplicate`).")),
+    201: withRateHeaders(jsonContent(CallAcceptedSchema, "New call accepted (`status: received`); processing runs asynchronously.", CALL_ACCEPTED_EXAMPLE)),
+    200: withRateHeaders(jsonContent(CallAcceptedSchema, "external_call_id already known for this company (`status: duplicate`).", CALL_DUPLICATE_EXAMPLE)),
     ...JSON_BODY_ERRORS,
     ...AUTH_ERRORS,
-    422: jsonContent(ValidationErrorSchema, "Invalid fields, unknown fields, or a body that is not a JSON object (`validation_failed`)."),
+    422: jsonContent(ValidationErrorSchema, "Invalid fields, unknown fields, or a body that is not a JSON object (`validation_failed`).", validationExample({ recording_url: ["must be an http(s) URL"], rep_email: ["must be an email address"] })),
   },
 });
 

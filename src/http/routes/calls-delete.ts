@@ -4,6 +4,7 @@ import { guard } from "../auth.js";
 import { parseCallId } from "../call-id.js";
 import type { AppEnv } from "../env.js";
 import { AUTH_ERRORS, CallIdParams, NOT_FOUND, SECURITY, jsonContent } from "../schemas/common.js";
+import { errorExample } from "../schemas/examples.js";
 
 const ConflictSchema = z
   .object({ error: z.literal("conflict"), message: z.string(), status: z.string().openapi({ description: "The call's processing_status." }) })
@@ -21,7 +22,7 @@ export const deleteCallRoute = createRoute({
   request: { params: CallIdParams },
   responses: {
     204: { description: "Erased." },
-    409: jsonContent(ConflictSchema, "A worker is processing the call right now (`conflict`, with `status`)."),
+    409: jsonContent(ConflictSchema, "A worker is processing the call right now (`conflict`, with `status`).", { ...errorExample("conflict", "call 42 is being processed right now (analyzing); delete it once it is complete or failed"), status: "analyzing" }),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },

@@ -6,6 +6,7 @@ import { guard } from "../auth.js";
 import { parseCallId } from "../call-id.js";
 import type { AppEnv } from "../env.js";
 import { AUTH_ERRORS, CallIdParams, CallSchema, NOT_FOUND, SECURITY, jsonContent, withRateHeaders } from "../schemas/common.js";
+import { CALL_EXAMPLE } from "../schemas/examples.js";
 
 export const getCallRoute = createRoute({
   method: "get",
@@ -17,7 +18,7 @@ export const getCallRoute = createRoute({
   middleware: guard("calls:read"),
   request: { params: CallIdParams },
   responses: {
-    200: withRateHeaders(jsonContent(CallSchema, "The call.")),
+    200: withRateHeaders(jsonContent(CallSchema, "The call.", CALL_EXAMPLE)),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },

@@ -4,6 +4,7 @@ import { listCompanyCalls } from "../../store/calls.js";
 import { guard } from "../auth.js";
 import type { AppEnv } from "../env.js";
 import { AUTH_ERRORS, CallSchema, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
+import { CALL_LIST_EXAMPLE, validationExample } from "../schemas/examples.js";
 
 // Unknown query parameters are ignored (cache busters, tracking tags), unlike unknown body fields.
 const ListQuery = z.object({
@@ -41,9 +42,9 @@ export const listCallsRoute = createRoute({
   middleware: guard("calls:read"),
   request: { query: ListQuery },
   responses: {
-    200: withRateHeaders(jsonContent(CallListSchema, "A page of calls.")),
+    200: withRateHeaders(jsonContent(CallListSchema, "A page of calls.", CALL_LIST_EXAMPLE)),
     ...AUTH_ERRORS,
-    422: jsonContent(ValidationErrorSchema, "Bad `limit` or `starting_after` (`validation_failed`)."),
+    422: jsonContent(ValidationErrorSchema, "Bad `limit` or `starting_after` (`validation_failed`).", validationExample({ limit: ["must be an integer from 1 to 100"] })),
   },
 });
 

@@ -8,6 +8,7 @@ import { guard } from "../auth.js";
 import { parseCallId } from "../call-id.js";
 import type { AppEnv } from "../env.js";
 import { AUTH_ERRORS, CallIdParams, NOT_FOUND, ReportNotReadySchema, ReportResourceSchema, SECURITY, jsonContent, withRateHeaders } from "../schemas/common.js";
+import { CALL_REPORT_EXAMPLE, errorExample } from "../schemas/examples.js";
 
 const CallReportSchema = z.object({ call_id: z.number().int(), report: ReportResourceSchema }).openapi("CallReport");
 
@@ -21,8 +22,8 @@ export const getReportRoute = createRoute({
   middleware: guard("reports:read"),
   request: { params: CallIdParams },
   responses: {
-    200: withRateHeaders(jsonContent(CallReportSchema, "The report.")),
-    409: jsonContent(ReportNotReadySchema, "The report does not exist yet (`report_not_ready`, with `status`)."),
+    200: withRateHeaders(jsonContent(CallReportSchema, "The report.", CALL_REPORT_EXAMPLE)),
+    409: jsonContent(ReportNotReadySchema, "The report does not exist yet (`report_not_ready`, with `status`).", { ...errorExample("report_not_ready", "the report of call 42 is not ready yet (analyzing)"), status: "analyzing" }),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },

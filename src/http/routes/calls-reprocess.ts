@@ -4,6 +4,7 @@ import { guard } from "../auth.js";
 import { parseCallId } from "../call-id.js";
 import type { AppEnv } from "../env.js";
 import { AUTH_ERRORS, CallIdParams, NOT_FOUND, SECURITY, jsonContent, withRateHeaders } from "../schemas/common.js";
+import { REPROCESSING_EXAMPLE } from "../schemas/examples.js";
 
 const ReprocessSchema = z.object({ call_id: z.number().int(), status: z.literal("reprocessing") }).openapi("Reprocessing");
 
@@ -18,7 +19,7 @@ export const reprocessRoute = createRoute({
   middleware: guard("calls:write"),
   request: { params: CallIdParams },
   responses: {
-    200: withRateHeaders(jsonContent(ReprocessSchema, "Accepted for reprocessing.")),
+    200: withRateHeaders(jsonContent(ReprocessSchema, "Accepted for reprocessing.", REPROCESSING_EXAMPLE)),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },

@@ -8,6 +8,7 @@ import { guard } from "../auth.js";
 import { parseCallId } from "../call-id.js";
 import type { AppEnv } from "../env.js";
 import { AUTH_ERRORS, CallIdParams, NOT_FOUND, ReportNotReadySchema, SECURITY, jsonContent, withRateHeaders } from "../schemas/common.js";
+import { CALL_TRANSCRIPT_EXAMPLE, errorExample } from "../schemas/examples.js";
 
 const SegmentSchema = z
   .object({
@@ -53,8 +54,8 @@ export const getTranscriptRoute = createRoute({
   middleware: guard("reports:read"),
   request: { params: CallIdParams },
   responses: {
-    200: withRateHeaders(jsonContent(CallTranscriptSchema, "The transcript.")),
-    409: jsonContent(ReportNotReadySchema, "No transcript yet (`report_not_ready`, with `status`)."),
+    200: withRateHeaders(jsonContent(CallTranscriptSchema, "The transcript.", CALL_TRANSCRIPT_EXAMPLE)),
+    409: jsonContent(ReportNotReadySchema, "No transcript yet (`report_not_ready`, with `status`).", { ...errorExample("report_not_ready", "call 42 has no transcript yet (transcribing)"), status: "transcribing" }),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },

@@ -10,7 +10,7 @@ import { register as reprocess } from "./calls-reprocess.js";
 import { register as getTranscript } from "./calls-transcript.js";
 import { register as uploads } from "./uploads.js";
 import { register as webhookEvents } from "./webhook-events.js";
-import { register as callTranscript } from "./call-transcript.js";
+import { register as importTranscript } from "./calls-transcript-import.js";
 
 /**
  * Every v1 route module, registered once; app.ts mounts the result at /v1 and
@@ -26,7 +26,7 @@ const ROUTES: Array<(v1: OpenAPIHono<AppEnv>) => void> = [
   attachAudio,
   uploads,
   webhookEvents,
-  callTranscript,
+  importTranscript,
   deleteCall,
 ];
 

@@ -9,6 +9,7 @@ import { assertUtf8Fields, receiveAudioUpload } from "../multipart.js";
 import { AUTH_ERRORS, MULTIPART_400, ErrorSchema, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
 import { UPLOAD_FORM_SCHEMA, UploadFieldsSchema } from "../schemas/upload.js";
 import { validationError } from "../validation.js";
+import { UPLOAD_ACCEPTED_EXAMPLE, UPLOAD_FORM_EXAMPLE, errorExample } from "../schemas/examples.js";
 
 const UploadAcceptedSchema = z
   .object({ call_id: z.number().int(), status: z.literal("received"), processing_status_url: z.string().openapi({ example: "/api/v1/calls/42" }) })
@@ -23,14 +24,15 @@ export const uploadRoute = createRoute({
     "multipart/form-data, streamed to disk. The `file` part is required; its type is recognised from its content and its size is capped by the server's --max-upload-mb (default 200 MiB). Optional text parts: rep_name, customer_name, duration_seconds; other parts are refused. Scope: calls:write.",
   security: SECURITY,
   middleware: guard("calls:write"),
-  request: { body: { required: true, content: { "multipart/form-data": { schema: UPLOAD_FORM_SCHEMA } } } },
+  request: { body: { required: true, content: { "multipart/form-data": { schema: UPLOAD_FORM_SCHEMA, example: UPLOAD_FORM_EXAMPLE } } } },
   responses: {
-    201: withRateHeaders(jsonContent(UploadAcceptedSchema, "Call created from the upload (`status: received`).")),
+    201: withRateHeaders(jsonContent(UploadAcceptedSchema, "Call created from the upload (`status: received`).", UPLOAD_ACCEPTED_EXAMPLE)),
     ...MULTIPART_400,
-    415: jsonContent(ErrorSchema, "Not multipart/form-data (`unsupported_media_type`)."),
+    415: jsonContent(ErrorSchema, "Not multipart/form-data (`unsupported_media_type`).", errorExample("unsupported_media_type", "send the upload as multipart/form-data with a `file` part")),
     422: jsonContent(
       z.union([ErrorSchema, ValidationErrorSchema]),
       "`no_file` (no `file` part), `invalid_file` (not a supported audio type, too large, empty, malformed multipart or a storage failure; the message says which) or `validation_failed` (bad text parts).",
+      errorExample("no_file", "the request has no `file` part"),
     ),
     ...AUTH_ERRORS,
   },

@@ -5,6 +5,7 @@ import { DELIVERY_STATUSES, listDeliveries } from "../../store/webhook-deliverie
 import { guard } from "../auth.js";
 import type { AppEnv } from "../env.js";
 import { AUTH_ERRORS, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
+import { WEBHOOK_DELIVERY_LIST_EXAMPLE, validationExample } from "../schemas/examples.js";
 
 const WebhookDeliverySchema = z
   .object({
@@ -46,9 +47,9 @@ export const webhookEventsRoute = createRoute({
   middleware: guard("calls:read"),
   request: { query: Query },
   responses: {
-    200: withRateHeaders(jsonContent(z.object({ data: z.array(WebhookDeliverySchema).openapi({ description: "Newest first." }) }).openapi("WebhookDeliveryList"), "Recent deliveries.")),
+    200: withRateHeaders(jsonContent(z.object({ data: z.array(WebhookDeliverySchema).openapi({ description: "Newest first." }) }).openapi("WebhookDeliveryList"), "Recent deliveries.", WEBHOOK_DELIVERY_LIST_EXAMPLE)),
     ...AUTH_ERRORS,
-    422: jsonContent(ValidationErrorSchema, "Bad `limit` or `status` (`validation_failed`)."),
+    422: jsonContent(ValidationErrorSchema, "Bad `limit` or `status` (`validation_failed`).", validationExample({ status: ["must be one of pending, delivered, retrying, failed"] })),
   },
 });
 

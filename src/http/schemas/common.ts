@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ReportSchema } from "../../report/schema.js";
+import { errorExample } from "./examples.js";
 
 /** Schemas shared by several v1 routes; each is named so the OpenAPI document refers to it once. */
 
@@ -69,7 +70,8 @@ export const CallIdParams = z.object({
 
 export const SECURITY: Array<Record<string, string[]>> = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+/** A JSON response with its example (every response has one: test/http/openapi-examples.test.ts). */
+const json = <T extends z.ZodType>(schema: T, description: string, example: unknown) => ({ description, content: { "application/json": { schema, example } } });
 
 const rateHeaders = {
   "X-RateLimit-Limit": { description: "Requests allowed per window for this key.", schema: { type: "integer" as const } },
@@ -82,25 +84,27 @@ export function withRateHeaders<T extends { description: string; content?: unkno
 }
 
 /** A multipart text part that is not UTF-8, or an upload cut off by the client. */
-export const MULTIPART_400 = { 400: json(ErrorSchema, "A text part that is not valid UTF-8 (`invalid_json`), or an upload cut off by the client (`bad_request`).") };
+export const MULTIPART_400 = {
+  400: json(ErrorSchema, "A text part that is not valid UTF-8 (`invalid_json`), or an upload cut off by the client (`bad_request`).", errorExample("invalid_json", 'form field "rep_name" is not valid UTF-8')),
+};
 
 /** Error answers every authenticated route can give. */
 export const AUTH_ERRORS = {
-  401: json(ErrorSchema, "Missing, malformed, unknown, expired or revoked API key (`unauthorized`)."),
-  403: json(ErrorSchema, "The key lacks the scope this endpoint needs (`forbidden`)."),
+  401: json(ErrorSchema, "Missing, malformed, unknown, expired or revoked API key (`unauthorized`).", errorExample("unauthorized", "missing or invalid API key")),
+  403: json(ErrorSchema, "The key lacks the scope this endpoint needs (`forbidden`).", errorExample("forbidden", "this API key lacks the calls:write scope")),
   429: {
-    ...json(ErrorSchema, "Rate limit exceeded (`rate_limited`); retry after Retry-After seconds."),
+    ...json(ErrorSchema, "Rate limit exceeded (`rate_limited`); retry after Retry-After seconds.", errorExample("rate_limited", "rate limit of 120 requests per window exceeded; retry after 17 s")),
     headers: { ...rateHeaders, "Retry-After": { description: "Seconds until the window resets.", schema: { type: "integer" as const } } },
   },
-  500: json(ErrorSchema, "Unexpected server error (`internal_error`); safe to retry with backoff."),
+  500: json(ErrorSchema, "Unexpected server error (`internal_error`); safe to retry with backoff.", errorExample("internal_error", "unexpected server error (request 5f0c2b7e-3c1a-4c55-9d51-0e8a3f2d7b19); safe to retry with backoff")),
 };
 
-export const NOT_FOUND = { 404: json(ErrorSchema, "No such call for this company (`not_found`); also for a non-integer id.") };
+export const NOT_FOUND = { 404: json(ErrorSchema, "No such call for this company (`not_found`); also for a non-integer id.", errorExample("not_found", "call 42 not found")) };
 
 export const JSON_BODY_ERRORS = {
-  400: json(ErrorSchema, "Unparseable JSON or invalid UTF-8 (`invalid_json`); a body cut off or a conflicting Content-Length (`bad_request`)."),
-  413: json(ErrorSchema, "JSON body over 1 MiB (`payload_too_large`)."),
-  415: json(ErrorSchema, "Content-Type is not application/json (`unsupported_media_type`)."),
+  400: json(ErrorSchema, "Unparseable JSON or invalid UTF-8 (`invalid_json`); a body cut off or a conflicting Content-Length (`bad_request`).", errorExample("invalid_json", "request body is not valid JSON")),
+  413: json(ErrorSchema, "JSON body over 1 MiB (`payload_too_large`).", errorExample("payload_too_large", "JSON bodies are limited to 1 MiB")),
+  415: json(ErrorSchema, "Content-Type is not application/json (`unsupported_media_type`).", errorExample("unsupported_media_type", "send the body as application/json")),
 };
 
 export { json as jsonContent };
