@@ -3,7 +3,9 @@ import { generatePassword, createUser, disableUser, resetPassword } from "../../
 import { CLI_ACTOR } from "../../src/lifecycle/audit.js";
 import { listUsers, toUserView, type UserView } from "../../src/store/users.js";
 import { parseId, withServices, type CliContext } from "../context.js";
+import { confirmDestructive } from "../confirm.js";
 import { printJson, type Io } from "../io.js";
+import { printTable } from "../table.js";
 
 /** Tests hand the password in through `stdin`; the executable reads its real stdin. */
 type StdinIo = Io & { stdin?: () => Promise<string> };
@@ -66,17 +68,17 @@ export function userCommand(program: Command, ctx: CliContext): void {
       const users = (await withServices(cmd, ctx, (s) => listUsers(s.store.db, companyId))).map(toUserView);
       if (opts.json) printJson(ctx.io, users);
       else if (users.length === 0) ctx.io.out("No users yet. Create one with: callreview user create --company <id> --email <email> --role reviewer");
-      else ctx.io.out([HEADER, ...users.map(row)].map((r) => r.join("\t")).join("\n"));
+      else printTable(ctx.io, HEADER, users.map(row));
     });
 
   user
     .command("disable <id>")
     .description("Disable a user and end their sessions")
-    .option("--yes", "confirm (required)")
+    .option("-y, --yes", "do not ask for confirmation")
     .option("--json", "print the user as JSON")
     .action(async (idArg: string, opts: { yes?: boolean; json?: boolean }, cmd: Command) => {
       const id = parseId(idArg, "user id");
-      if (!opts.yes) throw new Error(`refusing to disable user ${id} without --yes (their sessions end at once)`);
+      await confirmDestructive(ctx, opts.yes, `disable user ${id} (their sessions end at once)`);
       const u = toUserView(await withServices(cmd, ctx, (s) => disableUser(s.store.db, CLI_ACTOR, id, s.clock.now())));
       if (opts.json) printJson(ctx.io, u);
       else ctx.io.out(`Disabled user ${u.id} ${u.email}`);

@@ -47,7 +47,7 @@ describe("user CLI", () => {
       expect(oneTime).toHaveLength(20);
 
       const refused = await run(dir, ["user", "disable", "1"]);
-      expect(refused.code).toBe(1);
+      expect(refused.code).toBe(2);
       expect(refused.err).toContain("without --yes");
       const disabled = await run(dir, ["user", "disable", "1", "--yes", "--json"]);
       expect(JSON.parse(disabled.out).disabled).toBe(true);
@@ -80,6 +80,7 @@ describe("user CLI", () => {
       expect(dup.err).toMatch(/already exists/);
       const missing = await run(dir, ["user", "disable", "7", "--yes"]);
       expect(missing.err).toMatch(/user 7 not found/);
+      expect(missing.code).toBe(3);
       expect(buildProgram().commands.find((c) => c.name() === "user")?.commands.map((c) => c.name())).toEqual(["create", "list", "disable", "reset-password"]);
     } finally {
       cleanup();
