@@ -143,7 +143,7 @@ async function main() {
     const row = (name: string, runs: { simd: number[]; generic: number[]; cli: number[] }) => {
       console.log(`  ${name}, ${doctor.engines[0].build} build: ${f(median(runs.simd))}  [${runs.simd.map((x) => x.toFixed(2)).join(", ")}]`);
       if (GENERIC) console.log(`  ${name}, CALLREVIEW_ENGINE_BUILD=generic (prebuilt addon): ${f(median(runs.generic))}  [${runs.generic.map((x) => x.toFixed(2)).join(", ")}] -> SIMD is ${(median(runs.generic) / median(runs.simd)).toFixed(1)}x faster (target >= 10)`);
-      console.log(`  whisper-cli --vad (same sources, same flags): ${f(median(runs.cli))}  [${runs.cli.map((x) => x.toFixed(2)).join(", ")}] -> callreview / whisper-cli ${(median(runs.simd) / median(runs.cli)).toFixed(2)} (target <= 1.2)`);
+      console.log(`    whisper-cli --vad (same sources, same flags): ${f(median(runs.cli))}  [${runs.cli.map((x) => x.toFixed(2)).join(", ")}] -> callreview / whisper-cli ${(median(runs.simd) / median(runs.cli)).toFixed(2)} (target <= 1.2)`);
     };
     console.log("  a) `dist/callreview transcribe jfk.wav` (alone in an empty dir; no database):");
     row("    callreview transcribe", a);
