@@ -6,12 +6,14 @@ import { processIo, type Io } from "./io.js";
 
 type Register = (program: Command, ctx: CliContext) => void;
 
+/** backup.ts registers both `backup` and `restore`: one loader, so the module registers once. */
+const backup = async () => (await import("./commands/backup.js")).backupCommand;
+
 /**
  * Every command, in help order, with the top-level name it registers and how to load it. The
  * modules are imported only when their command runs (or for help): a command pays for what it
  * uses, not for the whole service (HTTP app, NLP model, tracker weights, engines).
  */
-const backup = async () => (await import("./commands/backup.js")).backupCommand;
 const COMMANDS: Array<{ name: string; load: () => Promise<Register> }> = [
   { name: "serve", load: async () => (await import("./commands/serve.js")).serveCommand },
   { name: "company", load: async () => (await import("./commands/company.js")).companyCommand },
@@ -60,7 +62,7 @@ function registersFor(argv: string[]): Promise<Register[]> {
   return load(chosen);
 }
 
-/** backup.ts registers both backup and restore: each module is loaded and registered once. */
+/** Each loader once (see backup). */
 function load(commands: typeof COMMANDS): Promise<Register[]> {
   return Promise.all([...new Set(commands.map((c) => c.load))].map((l) => l()));
 }
