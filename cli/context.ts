@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { loadConfig, SETTINGS, type Config, type ConfigFlags } from "../src/config.js";
 import { isAppError } from "../src/errors.js";
-import { createServices, type Services } from "../src/services.js";
+import type { Services } from "../src/services.js";
 import { UsageError } from "./exit-codes.js";
 import type { Io } from "./io.js";
 
@@ -39,6 +39,8 @@ export function configFrom(cmd: Command, ctx: CliContext): Config {
 /** Opens the store for one command and always closes it. */
 export async function withServices<T>(cmd: Command, ctx: CliContext, fn: (s: Services) => Promise<T>): Promise<T> {
   const config = configFrom(cmd, ctx);
+  // Loaded here, not at the top: commands without a store (transcribe, models) never pay for the whole service.
+  const { createServices } = await import("../src/services.js");
   const services = await createServices({ ...config, logLevel: config.logLevel === "info" ? "warn" : config.logLevel });
   try {
     return await fn(services);

@@ -26,6 +26,7 @@ export const EXAMPLES: Record<string, string[]> = {
   "models list": ["callreview models list", "callreview --models-dir /opt/models models list --json"],
   "models verify": ["callreview models verify", "callreview models verify --json"],
   submit: ["callreview submit call.wav --company 1", "callreview submit a.wav b.mp3 --company 1 --wait --json", "callreview submit --transcript call.vtt --rep-speaker Anna --company 1 --wait"],
+  transcribe: ["callreview transcribe call.wav", "callreview transcribe call.mp3 --format vtt > call.vtt", "callreview transcribe call.wav --format json --model ggml-base.en.bin | jq '.segments | length'"],
   calls: ["callreview calls list", "callreview calls show 42"],
   "calls list": ["callreview calls list --company 1 --status failed", "callreview calls list --limit 100 --json"],
   "calls show": ["callreview calls show 42", "callreview calls show 42 --transcript --json"],

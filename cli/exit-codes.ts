@@ -13,6 +13,21 @@ export function exitCodeOf(e: unknown): number {
     return e.exitCode === 0 || e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help" ? EXIT.ok : EXIT.usage;
   }
   if (e instanceof UsageError) return EXIT.usage;
+  if (e instanceof CliExit) return e.exitCode;
   if (isAppError(e) && e.code === "not_found") return EXIT.notFound;
   return EXIT.failure;
+}
+
+export const EXIT_FAILURE = EXIT.failure;
+export const EXIT_USAGE = EXIT.usage;
+export const EXIT_NOT_FOUND = EXIT.notFound;
+
+/** An error that ends the command with its own exit code (runCli prints the message). */
+export class CliExit extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+  }
 }

@@ -1,30 +1,79 @@
 import { Command, CommanderError } from "commander";
 import { VERSION } from "../src/version.js";
-import { analyzeCommand } from "./commands/analyze.js";
-import { companyCommand } from "./commands/company.js";
-import { deliveriesCommand } from "./commands/deliveries.js";
-import { doctorCommand } from "./commands/doctor.js";
-import { engineBenchCommand } from "./commands/engine-bench.js";
-import { modelsCommand } from "./commands/models.js";
-import { keyCommand } from "./commands/key.js";
-import { serveCommand } from "./commands/serve.js";
-import { submitCommand } from "./commands/submit.js";
-import { callsCommand } from "./commands/calls.js";
-import { callsEraseCommand } from "./commands/calls-erase.js";
-import { auditCommand } from "./commands/audit.js";
-import { backupCommand } from "./commands/backup.js";
-import { retentionCommand } from "./commands/retention.js";
-import { reportCommand } from "./commands/report.js";
-import { webhookCommand } from "./commands/webhook.js";
-import { trackersCommand } from "./commands/trackers.js";
-import { userCommand } from "./commands/user.js";
 import type { CliContext } from "./context.js";
 import { addExamples } from "./examples.js";
 import { exitCodeOf } from "./exit-codes.js";
 import { processIo, type Io } from "./io.js";
 
-/** Builds the whole CLI. Tests call `buildProgram(io).parseAsync([...], { from: "user" })` in process. */
-export function buildProgram(io: Io = processIo, env: Record<string, string | undefined> = process.env): Command {
+type Register = (program: Command, ctx: CliContext) => void;
+
+/** backup.ts registers both `backup` and `restore`: one loader, so the module registers once. */
+const backup = async () => (await import("./commands/backup.js")).backupCommand;
+
+/**
+ * Every command, in help order, with the top-level name it registers and how to load it. The
+ * modules are imported only when their command runs (or for help): a command pays for what it
+ * uses, not for the whole service (HTTP app, NLP model, tracker weights, engines).
+ */
+const COMMANDS: Array<{ name: string; load: () => Promise<Register> }> = [
+  { name: "serve", load: async () => (await import("./commands/serve.js")).serveCommand },
+  { name: "company", load: async () => (await import("./commands/company.js")).companyCommand },
+  { name: "key", load: async () => (await import("./commands/key.js")).keyCommand },
+  { name: "doctor", load: async () => (await import("./commands/doctor.js")).doctorCommand },
+  { name: "models", load: async () => (await import("./commands/models.js")).modelsCommand },
+  { name: "submit", load: async () => (await import("./commands/submit.js")).submitCommand },
+  { name: "transcribe", load: async () => (await import("./commands/transcribe.js")).transcribeCommand },
+  { name: "calls", load: async () => (await import("./commands/calls.js")).callsCommand },
+  { name: "calls", load: async () => (await import("./commands/calls-erase.js")).callsEraseCommand },
+  { name: "audit", load: async () => (await import("./commands/audit.js")).auditCommand },
+  { name: "backup", load: backup },
+  { name: "restore", load: backup },
+  { name: "retention", load: async () => (await import("./commands/retention.js")).retentionCommand },
+  { name: "report", load: async () => (await import("./commands/report.js")).reportCommand },
+  { name: "webhook", load: async () => (await import("./commands/webhook.js")).webhookCommand },
+  { name: "deliveries", load: async () => (await import("./commands/deliveries.js")).deliveriesCommand },
+  { name: "analyze", load: async () => (await import("./commands/analyze.js")).analyzeCommand },
+  { name: "trackers", load: async () => (await import("./commands/trackers.js")).trackersCommand },
+  { name: "engine-bench", load: async () => (await import("./commands/engine-bench.js")).engineBenchCommand },
+  { name: "user", load: async () => (await import("./commands/user.js")).userCommand },
+];
+
+/** Global options that take a value: skipped when looking for the command name. */
+const GLOBAL_VALUE_OPTIONS = new Set(["--data-dir", "--models-dir"]);
+
+/**
+ * The command modules argv needs: only its command's; none for the version alone; all of them
+ * for help, no command or an unknown one (so help and commander's suggestions list everything).
+ */
+function registersFor(argv: string[]): Promise<Register[]> {
+  let name: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (GLOBAL_VALUE_OPTIONS.has(a)) {
+      i++;
+      continue;
+    }
+    if (a === "-v" || a === "--version") return Promise.resolve([]);
+    if (a === "--") break;
+    if (a.startsWith("-")) continue;
+    name = a;
+    break;
+  }
+  const wanted = COMMANDS.filter((c) => c.name === name);
+  const chosen = wanted.length > 0 && !argv.includes("-h") && !argv.includes("--help") ? wanted : COMMANDS;
+  return load(chosen);
+}
+
+/** Each loader once (see backup). */
+function load(commands: typeof COMMANDS): Promise<Register[]> {
+  return Promise.all([...new Set(commands.map((c) => c.load))].map((l) => l()));
+}
+
+/**
+ * Builds the CLI for argv (all commands when argv is not given). Tests call
+ * `(await buildProgram(io)).parseAsync([...], { from: "user" })` in process, or runCli.
+ */
+export async function buildProgram(io: Io = processIo, env: Record<string, string | undefined> = process.env, argv?: string[]): Promise<Command> {
   const ctx: CliContext = { io, env };
   const program = new Command("callreview")
     .description("Self-hosted call review: local transcription and analysis of sales calls")
@@ -38,24 +87,9 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
     .configureOutput(output(io));
   addExamples(program);
 
-  serveCommand(program, ctx);
-  companyCommand(program, ctx);
-  keyCommand(program, ctx);
-  doctorCommand(program, ctx);
-  modelsCommand(program, ctx);
-  submitCommand(program, ctx);
-  callsCommand(program, ctx);
-  callsEraseCommand(program, ctx);
-  auditCommand(program, ctx);
-  backupCommand(program, ctx);
-  retentionCommand(program, ctx);
-  reportCommand(program, ctx);
-  webhookCommand(program, ctx);
-  deliveriesCommand(program, ctx);
-  analyzeCommand(program, ctx);
-  trackersCommand(program, ctx);
-  engineBenchCommand(program, ctx);
-  userCommand(program, ctx);
+  for (const register of await (argv ? registersFor(argv) : load(COMMANDS))) {
+    register(program, ctx);
+  }
 
   // Subcommands inherit the I/O and error handling.
   for (const c of allCommands(program)) {
@@ -83,7 +117,7 @@ function allCommands(cmd: Command): Command[] {
  * 2 (usage), 3 (not found) or 1 (anything else), see cli/exit-codes.ts.
  */
 export async function runCli(argv: string[], io: Io = processIo, env: Record<string, string | undefined> = process.env): Promise<number> {
-  const program = buildProgram(io, env);
+  const program = await buildProgram(io, env, argv);
   try {
     await program.parseAsync(argv, { from: "user" });
     return 0;

@@ -136,7 +136,9 @@ function single<T>(xs: T[]): T | T[] {
 }
 
 async function waitForCalls(services: Services, ids: number[], io: Io, quiet: boolean) {
-  const pool = startWorkers(services, { count: Math.max(1, services.config.workers) });
+  // A finished job wakes the loop at once; the timer only refreshes the progress shown meanwhile.
+  let jobDone: () => void = () => {};
+  const pool = startWorkers(services, { count: Math.max(1, services.config.workers), onJobDone: () => jobDone() });
   const last = new Map<number, string>();
   let frame = 0;
   try {
@@ -157,7 +159,15 @@ async function waitForCalls(services: Services, ids: number[], io: Io, quiet: bo
       const summary = `${FRAMES[frame++ % FRAMES.length]} ${ids.length - pending}/${ids.length} done — ${lines.find((l) => !/complete|failed/.test(l)) ?? lines.at(-1)}`;
       if (!quiet) spinLine(summary);
       if (pending === 0) break;
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(done, 100);
+        function done() {
+          clearTimeout(t);
+          jobDone = () => {};
+          resolve();
+        }
+        jobDone = done;
+      });
     }
   } finally {
     await pool.stop(5_000);

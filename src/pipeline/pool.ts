@@ -29,7 +29,7 @@ const IDLE_POLL_MAX_MS = 250;
  * companies already at --company-max-inflight, so one company's stalled URLs
  * cannot take all the download slots either.
  */
-export function startWorkers(services: Services, opts: { count: number; downloads?: number; parts?: PipelineParts }): WorkerPool {
+export function startWorkers(services: Services, opts: { count: number; downloads?: number; parts?: PipelineParts; onJobDone?: () => void }): WorkerPool {
   const parts = opts.parts ?? partsFor(services);
   const leaseMs = services.config.jobLeaseSeconds * 1000;
   const log = services.logger;
@@ -89,6 +89,7 @@ export function startWorkers(services: Services, opts: { count: number; download
         idle = IDLE_POLL_MIN_MS;
         const outcome = await processJob({ ...base, cpu: hold, downloads, stopDownloads: stopDownloads.signal }, job);
         log.debug("job done", { ...outcome });
+        opts.onJobDone?.();
       } finally {
         // Never sleep on a slot: a job back from its download may be waiting for it.
         hold.release();

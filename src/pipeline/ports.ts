@@ -38,6 +38,8 @@ export interface Transcript {
   language: string | null;
   /** Model file (or "imported") that produced the text. */
   model: string | null;
+  /** Length of the audio transcribed, when the transcriber decoded it (not stored: the call row has its own). */
+  durationSeconds?: number;
 }
 
 export interface TranscribeInput {

@@ -102,7 +102,7 @@ describe("CLI manners", () => {
   });
 
   it("every command's help shows examples and the global --data-dir / --models-dir", async () => {
-    const program = buildProgram(capture().io, env());
+    const program = await buildProgram(capture().io, env());
     const all = (c: Command): Command[] => c.commands.flatMap((x) => [x, ...all(x)]);
     for (const cmd of [program, ...all(program)]) {
       expect(Object.keys(EXAMPLES), commandPath(cmd)).toContain(commandPath(cmd));

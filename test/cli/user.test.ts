@@ -81,7 +81,7 @@ describe("user CLI", () => {
       const missing = await run(dir, ["user", "disable", "7", "--yes"]);
       expect(missing.err).toMatch(/user 7 not found/);
       expect(missing.code).toBe(3);
-      expect(buildProgram().commands.find((c) => c.name() === "user")?.commands.map((c) => c.name())).toEqual(["create", "list", "disable", "reset-password"]);
+      expect((await buildProgram()).commands.find((c) => c.name() === "user")?.commands.map((c) => c.name())).toEqual(["create", "list", "disable", "reset-password"]);
     } finally {
       cleanup();
     }

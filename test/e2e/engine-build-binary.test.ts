@@ -58,6 +58,26 @@ describe("engine build through the executable", () => {
     expect(shown.transcript.metrics.speech_seconds).toBeGreaterThan(5);
   }, 300_000);
 
+  it("transcribe runs alone (no data dir made) with either build; a missing model or file exits 3", () => {
+    const data = path.join(work.dir, "data-transcribe");
+    const base = ["--data-dir", data, "--models-dir", models];
+    for (const build of ["auto", "generic"]) {
+      const r = run([...base, "transcribe", fixture("jfk.wav"), "--format", "json", "--threads", "2"], { CALLREVIEW_ENGINE_BUILD: build });
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout);
+      expect(out).toMatchObject({ model: "for-tests-ggml-tiny.en.bin", vad_model: "for-tests-silero-v6.2.0-ggml.bin", duration_seconds: 11, segments: [] });
+      expect(out.engine.build).toBe(build === "generic" || !simdExpected ? "generic" : "x86-64-v3");
+      expect(out.metrics.speech_seconds).toBeGreaterThan(5);
+    }
+    expect(fs.existsSync(data)).toBe(false);
+    const noModel = run([...base, "transcribe", fixture("jfk.wav"), "--model", "ggml-missing.bin"]);
+    expect(noModel.code).toBe(3);
+    expect(noModel.stderr).toMatch(/whisper model not found: .*ggml-missing\.bin/);
+    const noFile = run([...base, "transcribe", path.join(work.dir, "missing.wav")]);
+    expect(noFile.code).toBe(3);
+    expect(noFile.stderr).toMatch(/audio file not found/);
+  }, 300_000);
+
   it("serve --pipeline live lists the loaded engine in /healthz", async () => {
     const data = path.join(work.dir, "data-serve");
     const srv = await startServeBinary(["--data-dir", data, "--models-dir", models, "--pipeline", "live", "--workers", "0"], { cwd: path.dirname(bin) });

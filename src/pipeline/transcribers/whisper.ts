@@ -151,7 +151,7 @@ export class WhisperTranscriber implements Transcriber {
     }
     segments.sort((a, b) => a.t_start - b.t_start || a.t_end - b.t_end);
     progress(100);
-    return { segments, metrics: this.metricsOf(audio, speech), language: language ?? this.language(input), model: this.model };
+    return { segments, metrics: this.metricsOf(audio, speech), language: language ?? this.language(input), model: this.model, durationSeconds: audio.durationSeconds };
   }
 
   /**
@@ -188,7 +188,7 @@ export class WhisperTranscriber implements Transcriber {
       .filter((s) => s.text);
     const duration = input.call.duration_seconds ?? Math.max(0, ...segments.map((s) => s.t_end), ...(speech ?? []).map((s) => s.end));
     progress(100);
-    return { segments, metrics: speech ? computeTalkMetrics(duration, { kind: "mono", speech }) : null, language: result.language ?? this.language(input), model: this.model };
+    return { segments, metrics: speech ? computeTalkMetrics(duration, { kind: "mono", speech }) : null, language: result.language ?? this.language(input), model: this.model, durationSeconds: duration };
   }
 
   /** English-only models (`*.en*`) are told so; multilingual ones detect the language unless the company sets one. */
