@@ -11,6 +11,7 @@
  *   --committed                    score src/trackers/weights.json as it is, without training
  *   --threshold objection=0.6,...  try another threshold per tracker category
  *   --epochs N --l2 X --pw X       try other training settings (classifier.ts)
+ *   --no-lines prohibited_claim,.. train these categories on the library alone
  */
 import { BUILTIN_TRACKERS } from "../../src/trackers/library/index.js";
 import { useBuiltinModels } from "../../src/trackers/registry.js";
@@ -34,9 +35,10 @@ for (const kv of (arg("threshold") ?? "").split(",").filter(Boolean)) {
 
 function modelsFor(trainWriters: string[]): WeightsFile["models"] {
   const lines = labelledLines(devCalls(trainWriters));
+  const noLines = (arg("no-lines") ?? "").split(",");
   const models: WeightsFile["models"] = {};
   for (const t of BUILTIN_TRACKERS) {
-    const m = trainTracker(t, BUILTIN_TRACKERS, lines, opts);
+    const m = trainTracker(t, BUILTIN_TRACKERS, noLines.includes(t.category) ? [] : lines, opts);
     if (m) models[t.id] = { fingerprint: fingerprint(t, BUILTIN_TRACKERS), ...m };
   }
   return models;
@@ -52,6 +54,7 @@ function row(name: string, f: CorpusFigures): string {
     `${f2(o.precision)}/${f2(o.recall)}`.padStart(11),
     `${f2(s.precision)}/${f2(s.recall)}`.padStart(11),
     `${f.breachRecall.found}/${f.breachRecall.expected}`.padStart(7),
+    f2(prf(groupTally(f.callLevel, "breach:")).precision).padStart(8),
     `${f.cleanFalseAlarms}/${f.cleanCalls}`.padStart(7),
     `${f.disclosureRight}/${f.calls}`.padStart(6),
     `${f.outcomeRight}/${f.calls}`.padStart(6),
@@ -85,7 +88,7 @@ function pool(all: CorpusFigures[]): CorpusFigures {
 }
 
 console.log(committed ? "committed weights (no training)" : "leave-one-writer-out: trained on the library and the other writers' lines, scored on the writer named");
-console.log("held out  calls  obj P/R      sig P/R      breach  clean FA  discl  outc   next");
+console.log("held out  calls      obj P/R      sig P/R   breach  breach P  clean FA  discl    outc    next");
 const folds: CorpusFigures[] = [];
 for (const w of only ? [only] : writers) {
   if (!committed) useBuiltinModels(modelsFor(writers.filter((x) => x !== w)));

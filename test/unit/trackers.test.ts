@@ -82,8 +82,9 @@ describe("trackers", () => {
       { features: exampleFeatures(lines[0].text), label: 1 },
       { features: exampleFeatures(lines[1].text), label: 0 },
     ]);
-    // A tracker the corpus does not label (rejection) takes nothing from it.
+    // A tracker the corpus does not label (rejection) takes nothing from it, nor do the compliance trackers.
     expect(lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "rejection")!, lines)).toEqual([]);
+    expect(lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "claim_guarantee")!, [{ speaker: "rep", text: "You cannot lose.", labels: ["breach:guarantee"] }])).toEqual([]);
   });
 
   it("the committed weights are what training on the library and the dev corpus gives (run npm run train:trackers after changing either)", () => {
@@ -91,7 +92,7 @@ describe("trackers", () => {
     for (const t of BUILTIN_TRACKERS.filter((x) => x.examples.length > 0)) {
       expect(models[t.id]?.fingerprint, t.id).toBe(fingerprint(t, BUILTIN_TRACKERS));
     }
-    const t = BUILTIN_TRACKERS.find((x) => x.id === "claim_risk_free")!;
+    const t = BUILTIN_TRACKERS.find((x) => x.id === "objection_trust")!;
     const { fingerprint: _f, ...committed } = models[t.id];
     expect(trainTracker(t, BUILTIN_TRACKERS, labelledLines(devCalls(WRITERS)))).toEqual(committed);
   });
