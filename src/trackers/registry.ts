@@ -15,7 +15,13 @@ export function effectiveTrackers(override: unknown): TrackerDef[] {
   return merged;
 }
 
-const committed = (weights as WeightsFile).models;
+let committed = (weights as WeightsFile).models;
+
+/** Swaps the built-in models (cross-validation trains its own per fold) and forgets compiled sets built from the old ones. */
+export function useBuiltinModels(models: WeightsFile["models"]): void {
+  committed = models;
+  cache.clear();
+}
 
 /**
  * Trackers with their models: the committed weights for a built-in whose

@@ -6,7 +6,8 @@ import { BUILTIN_TRACKERS } from "../../src/trackers/library/index.js";
 import { matchPattern, parsePattern, PatternError } from "../../src/trackers/pattern.js";
 import { buildTrackers, effectiveTrackers } from "../../src/trackers/registry.js";
 import { readUtterance } from "../../src/trackers/text.js";
-import { fingerprint, trainTracker, type WeightsFile } from "../../src/trackers/train.js";
+import { exampleFeatures, fingerprint, lineExamples, trainTracker, type WeightsFile } from "../../src/trackers/train.js";
+import { devCalls, labelledLines, WRITERS } from "../eval/writers.js";
 
 const words = (text: string) => readUtterance(text).flatMap((s) => s.tokens.filter((t) => !t.punct));
 const matches = (pattern: string, text: string) => matchPattern(parsePattern(pattern), words(text)) !== null;
@@ -70,14 +71,30 @@ describe("trackers", () => {
     expect(fired("rep", "If I told you it was risk-free, I'd be lying.")).not.toContain("prohibited_claim/prohibited_risk_free");
   });
 
-  it("the committed weights are what training on the library gives (run npm run train:trackers after changing it)", () => {
+  it("labelled call lines teach a tracker its kind: its label is a positive, any other line of its speaker a negative", () => {
+    const price = BUILTIN_TRACKERS.find((x) => x.id === "objection_price")!;
+    const lines = [
+      { speaker: "customer" as const, text: "That's more than we were hoping to spend.", labels: ["objection:price"] },
+      { speaker: "customer" as const, text: "We'd need sign-off from our director.", labels: ["objection:authority"] },
+      { speaker: "rep" as const, text: "It's forty a month per seat.", labels: [] },
+    ];
+    expect(lineExamples(price, lines)).toEqual([
+      { features: exampleFeatures(lines[0].text), label: 1 },
+      { features: exampleFeatures(lines[1].text), label: 0 },
+    ]);
+    // A tracker the corpus does not label (rejection) takes nothing from it, nor do the compliance trackers.
+    expect(lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "rejection")!, lines)).toEqual([]);
+    expect(lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "claim_guarantee")!, [{ speaker: "rep", text: "You cannot lose.", labels: ["breach:guarantee"] }])).toEqual([]);
+  });
+
+  it("the committed weights are what training on the library and the dev corpus gives (run npm run train:trackers after changing either)", () => {
     const models = (weights as WeightsFile).models;
     for (const t of BUILTIN_TRACKERS.filter((x) => x.examples.length > 0)) {
       expect(models[t.id]?.fingerprint, t.id).toBe(fingerprint(t, BUILTIN_TRACKERS));
     }
-    const t = BUILTIN_TRACKERS.find((x) => x.id === "claim_risk_free")!;
+    const t = BUILTIN_TRACKERS.find((x) => x.id === "objection_trust")!;
     const { fingerprint: _f, ...committed } = models[t.id];
-    expect(trainTracker(t, BUILTIN_TRACKERS)).toEqual(committed);
+    expect(trainTracker(t, BUILTIN_TRACKERS, labelledLines(devCalls(WRITERS)))).toEqual(committed);
   });
 
   it("a company override stored by an earlier version still works (unknown built-in ids, old phrases, a phrase the grammar refuses)", () => {

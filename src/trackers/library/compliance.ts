@@ -6,8 +6,13 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     id: "disclosure", category: "disclosure", type: "recording_disclosure", speaker: "rep",
     patterns: [
       "(record*|monitor*|tape*|taping) NEAR/6 (call|calls|line|conversation|chat|this|these|today)", "recorded line", "(quality|training) (purposes|and training|and quality|reasons)", "(audio|voice) (copy|copies|file|files|recording) NEAR/6 (call|calls|conversation|this one)", "(keep|save|store|log|archive) BEFORE/5 (copy|audio|recording) BEFORE/6 (call|calls|conversation)", "(record|recording|recorder) (is|s) (on|running|rolling)",
+      // The kind, not one verb: a transcript, a notes tool or a listener on this conversation is a disclosure too.
+      "(got|have|has|keep|switched|turned) BEFORE/3 (recording|recorder|transcription|transcript) (on|running|rolling)",
+      "transcrib* NEAR/6 (call|calls|conversation|chat|this|these|today)",
+      "(notes|note taking|notetaker|note taker|ai) (tool|app|assistant|bot) NEAR/8 (call|calls|conversation|chat|this|listening|running|on)",
+      "(supervisor|manager|coach|team lead|quality team|colleague) NEAR/4 (listening|listens|listen in|on the line|monitoring)",
     ],
-    exclude: ["not BEFORE/3 record*", "(is|are) (this|these|the|our) NEAR/3 record* NEAR/3 (call|calls)", "(get|offer|includes|include|feature*|with|and) BEFORE/2 (call|phone) (recording|recordings)"],
+    exclude: ["not BEFORE/3 record*", "record* BEFORE/4 (customer|customers|their|inbound|incoming|outbound|client|clients|patient|patients|caller|callers) BEFORE/3 (call|calls)", "(is|are) (this|these|the|our) NEAR/3 record* NEAR/3 (call|calls)", "(offer|includes|include|feature*|with|and) BEFORE/2 (call|phone) (recording|recordings)", "(you|they|team|plan|it) BEFORE/2 get BEFORE/2 (call|phone) (recording|recordings)"],
     negatable: true,
     examples: [
       "Before we dive in, this call's being recorded for quality.",
@@ -86,7 +91,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     patterns: [
       "(risk free|riskfree|no risk|zero risk|without risk|without any risk|nothing to lose|cant lose|cannot lose|can not lose|no downside|cant go wrong|can not go wrong|safe as|completely safe|totally safe|fully protected|no way to lose)",
     ],
-    exclude: ["(not|no|never|nothing|nobody) BEFORE/3 (risk free|without risk|completely safe|totally safe)", "(every|all|any) (investment|product|option) NEAR/4 (risk|carries|has)"],
+    exclude: ["(not|no|never|nothing|nobody) BEFORE/3 (risk free|without risk|completely safe|totally safe)", "(not|never|nobody) BEFORE/4 (tell|say|promise|pretend|claim|call|guarantee) BEFORE/8 (risk free|riskfree|no risk|zero risk|completely safe|totally safe)", "(every|all|any) (investment|product|option) NEAR/4 (risk|carries|has)"],
     examples: [
       "There's zero risk to you, you literally can't lose.",
       "Worst case you break even, so it's totally safe.",
@@ -120,7 +125,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     patterns: [
       "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (disappear*|expire*|gone|go away|ends (today|tonight|at|on|friday|soon|this)|closes|vanish*|goes up|double|lose|won't be|will not be|off the table|pull*)", "(before|when|once) (we|you) (hang up|get off|end the call)", "(decide|decision|commit|answer|yes) NEAR/5 (now|today|tonight|right away|on this call|before (we|you) (hang up|get off))", "(last|final) (chance|day|call|opportunity)", "(if you|you) (wait|miss|hold off|sit on|pass|don't|do not) BEFORE/8 (pay*|lose|stuck|miss|gone|full price|more|double)", "(today|now) or never", "(lose|miss) (this|it|out) BEFORE/4 (by|after|tomorrow|tonight|today)", "(dont|do not) want you to (miss|lose)", "(leave|leaving) BEFORE/4 (on the table)", "(only|just) NEAR/3 (today|tonight|this call|right now|few (left|spots|hours))", "(need|have) NEAR/4 (answer|commitment|decision|yes) NEAR/4 (now|today|tonight|call|hang up)",
     ],
-    exclude: ["no (pressure|rush|hurry)", "(take|have) (your|all the|the) time", "not BEFORE/3 (rush|decide|pressure|need to decide|want you to feel)"],
+    exclude: ["no (pressure|rush|hurry)", "just so (you|youre) (know|aware)", "(take|have) (your|all the|the) time", "not BEFORE/3 (rush|decide|pressure|need to decide|want you to feel)"],
     examples: [
       "If you don't lock it in before I hang up, the rebate's gone.",
       "This price is only good for the next hour.",

@@ -3,7 +3,7 @@ import type { LibraryTracker } from "../format.js";
 /** Objections, raised by the customer. Examples are spoken and varied; negatives are what they are not. */
 export const OBJECTION_TRACKERS: LibraryTracker[] = [
   {
-    id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.75,
+    id: "objection_price", category: "objection", type: "price", speaker: "customer", threshold: 0.5,
     patterns: [
       "(more|higher|bit more|lot more) than NEAR/2 (we|i|@name|they|our (current|guys|provider|vendor)) (pay|paying|charge|charges|charging|take|takes|spend|spending|get)", "(cost|costs|set|sets) (us|me) more", "(hoping|hoped|thinking|expected|expecting) NEAR/3 (closer to|under|less than|below|around) ", "(paying|pay) NEAR/3 now", "be a lot\\b", "(bit|little|way|well|slightly|a touch) (over|above) (it|that|the number|budget|what)",
       "(twice|double|triple|three times|four times|five times|ten times) (as much|the price|what (we|i) pay)", "(whether|if) (we|i) use (it|them) or not", "not a bank", "(margins|margin) (be|are|arent|s|is) NEAR/4 (not|thin|tight|slim)", "@name (be|s|is) at #num",
@@ -154,7 +154,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_timing", category: "objection", type: "timing", speaker: "customer", threshold: 0.75,
+    id: "objection_timing", category: "objection", type: "timing", speaker: "customer", threshold: 0.5,
     patterns: [
       "(cant|can not|couldnt|could not) (it|this|that|we) wait (till|until|for)", "nothing to do (for a while|until|till|yet|right now)", "(nobody|no one) (be going|is going|going|will) to think about NEAR/6 (until|till|before)",
       "too late (to|for) NEAR/4 (change|changing|switch*|start*|this year|this season)", "(not|no) (this|until next) (year|season|quarter) NEAR/3 (no|not|anyway)", "(no way|not) NEAR/3 (this|until next) (year|season|quarter)", "mid (year|season|quarter|semester|project)", "(cant|can not|couldnt|could not|dont want|do not want) (have|take on|start|run|do|be) NEAR/8 (in the middle of|during|before|while)", "(dont|do not|doesnt) have (the )?(time|bandwidth|people|anyone) NEAR/6 (before|until|till|this (month|quarter|year|season))", "(budget|money|plan) NEAR/6 (already )?(set|spoken for|allocated|committed) NEAR/4 (next|this) year",
@@ -279,7 +279,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.75,
+    id: "objection_competitor", category: "objection", type: "competitor", speaker: "customer", threshold: 0.5,
     patterns: [
       "(pay|paying) NEAR/5 from @name", "(reason|why) (we|i) (stick|stay|stuck|stayed) with @name",
       "(through|with|from) @name and @name", "(carrier|bank|insurer|insurance company|provider|landlord) (offers|gives|provides|includes) NEAR/4 (free|already|for nothing)", "(its|it be|and it s|and its) staying",
@@ -418,7 +418,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_authority", category: "objection", type: "authority", speaker: "customer", threshold: 0.75,
+    id: "objection_authority", category: "objection", type: "authority", speaker: "customer", threshold: 0.5,
     patterns: [
       "(decide|decision|decides) NEAR/4 (together|as a group|at the (partner|board|owners) meeting)", "(one of|i be one of|im one of) (two|three|four|five|the|several) (partners|owners|directors|founders)", "(has|have) to approve (any|all|every) (new )?(vendor|supplier|contract|purchase|spend)", "(he|she|they) (signs|sign|approves|approve|decides|decide) (the|all the|anything|everything) (big|large|major)", "(its|it be|it) my (dad|mom|father|mother|boss|partner|uncle|brother|sister)s", "(need|want|have to get|get) NEAR/5 on board",
       "(goes|go|going) through @name", "(need|want|have to get|got to get|gotta get) @name NEAR/5 (on this|on board|involved|to (look|sign|decide|approve)|in the loop)", "(he|she|they) (will|ll|would|d) decide (whether|if)",
@@ -530,7 +530,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_need", category: "objection", type: "need", speaker: "customer", threshold: 0.75,
+    id: "objection_need", category: "objection", type: "need", speaker: "customer", threshold: 0.5,
     patterns: [
       "(its|it|it be|thats|that be) (been |always been )(fine|okay|ok|good|alright)", "(been|always been) (fine|okay|ok|good) for (us|me|years)", "(were|we be|im|i be) (okay|ok|fine|good) with (that|it|how|what)", "(our|the) NEAR/2 (labels|system|process|boxes|setup|stuff|phones|printer|vendor|way) (be|are|is) fine", "(just )?(yell at|push|lean on|chase|call) @name (louder|harder|more)",
       "(honestly|mostly|basically) (it )?(mostly )?works", "(it|that) mostly works",
@@ -659,7 +659,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.75,
+    id: "objection_trust", category: "objection", type: "trust", speaker: "customer", threshold: 0.5,
     patterns: [
       "(everybody|everyone|every (company|vendor|agency|salesman|rep)) (s|be|is) (fast|quick|great|nice|responsive|helpful) (on|in|during|at) (the|a) (sales|first)", "(@name|they|the last (guys|company|one)) (said|promised|told (me|us)) (the )?(exact )?same thing", "(not|never) (comfortable|feel comfortable|happy) (with|about|giving|sharing|handing)", "(worry|worried|wonder) about who (fixes|fix|supports|maintains|services|answers)", "nothing to lose except",
       "(big|bold|strong|brave) (promise|word|claim|thing to say)", "(everybody|everyone|every (company|vendor|agency|guy|salesman|rep)) (tells|tell) (me|us)", "(complete|total|a) waste of (money|time)",
@@ -780,7 +780,7 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "objection_contract", category: "objection", type: "contract", speaker: "customer", threshold: 0.75,
+    id: "objection_contract", category: "objection", type: "contract", speaker: "customer", threshold: 0.5,
     patterns: [
       "(minimum|min) (order|quantity|purchase|spend|run)", "#num minimum", "(what if|what happens if) NEAR/4 (rates|prices|price|rate) (go|drop|fall|come) down",
       "exclusiv*", "(first call|sole supplier|sole provider|only supplier|preferred supplier) NEAR/6 (year|no|not)",

@@ -32,8 +32,10 @@ export function scoreBreakdown(ev: Evidence, objections: ObjectionFinding[], ale
     objection_handling: objections.length === 0 ? 7 : clamp10(2 + (8 * handled) / objections.length),
     active_listening: clamp10(2 + 2 * n("listening") + (ev.talkRatio !== null && ev.talkRatio <= 0.6 ? 2 : 0)),
     talk_ratio: ev.talkRatio === null ? 5 : clamp10(10 - Math.max(0, Math.abs(ev.talkRatio - 0.5) - 0.05) * 25),
-    // Agreed with a time: 9-10; agreed with an owner only: 7; proposed but turned down: 3; none: 1.
-    next_steps: steps.agreed ? (steps.dated ? (steps.commitment || n("next_step") > 1 ? 10 : 9) : 7) : steps.proposed ? 3 : 1,
+    // Agreed with a time: 9-10; agreed without one (an owner only): 6, under the 7 of a secured step,
+    // because an untimed step is mostly loose (leave-one-writer-out: 102 of 108 calls right, was 100);
+    // proposed but turned down: 3; none: 1.
+    next_steps: steps.agreed ? (steps.dated ? (steps.commitment || n("next_step") > 1 ? 10 : 9) : 6) : steps.proposed ? 3 : 1,
     qualification: clamp10(1 + 2 * n("qualification")),
     pricing_confidence:
       pricingTalk === 0 ? 5 : clamp10(7 - 2 * n("hedging") - 2 * priceObjections.filter((o) => !o.handled).length + (priceObjections.some((o) => o.handled) ? 2 : 0)),

@@ -1,0 +1,18 @@
+import type { LabelledLine } from "../../src/trackers/labelled-lines.js";
+import { loadSplit, type CorpusCall } from "./corpus.js";
+
+/** The dev split's batches, one per writer: a call's id starts with its batch ("dev-", "dev2-", ...). */
+export const WRITERS = ["dev", "dev2", "dev3", "dev4"] as const;
+
+export function writerOf(call: CorpusCall): string {
+  return call.id.slice(0, call.id.indexOf("-"));
+}
+
+export function devCalls(writers: readonly string[]): CorpusCall[] {
+  return loadSplit("dev").filter((c) => writers.includes(writerOf(c)));
+}
+
+/** Calls -> the labelled lines training reads. */
+export function labelledLines(calls: CorpusCall[]): LabelledLine[] {
+  return calls.flatMap((c) => c.lines.map((l) => ({ speaker: l.s === "R" ? ("rep" as const) : ("customer" as const), text: l.text, labels: l.labels })));
+}
