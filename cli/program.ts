@@ -28,6 +28,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
     .version(VERSION, "-v, --version")
     .option("--data-dir <dir>", "data directory [env CALLREVIEW_DATA_DIR, default ./data]")
     .option("--models-dir <dir>", "models directory [env CALLREVIEW_MODELS_DIR, default ./models]")
+    .option("--database-url <url>", "postgres://… store instead of the data dir's SQLite file [env CALLREVIEW_DATABASE_URL]")
     .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });

@@ -1,5 +1,6 @@
 import { Migrator, sql, type Kysely } from "kysely";
 import { AppError } from "../errors.js";
+import { isPostgres } from "./dialect.js";
 import { MIGRATIONS } from "./migrations/index.js";
 
 const TABLE = "kysely_migration";
@@ -8,7 +9,9 @@ export const LATEST_SCHEMA = Object.keys(MIGRATIONS).sort().at(-1)!;
 
 /** Names of migrations already applied to this database (empty for a new file). */
 export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
-  const exists = await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${TABLE}`.execute(db);
+  const exists = isPostgres(db)
+    ? await sql<{ n: number }>`SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ${TABLE}`.execute(db)
+    : await sql<{ n: number }>`SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = ${TABLE}`.execute(db);
   if (!exists.rows[0] || Number(exists.rows[0].n) === 0) return [];
   const rows = await sql<{ name: string }>`SELECT name FROM kysely_migration ORDER BY name`.execute(db);
   return rows.rows.map((r) => r.name);
