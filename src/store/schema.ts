@@ -235,6 +235,10 @@ export interface AuditLogTable {
   detail: string | null;
 }
 
+/** Events written but not yet turned into deliveries (migration 012). */
+export interface WebhookFanoutQueueTable {
+  event_row_id: number;
+}
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -248,6 +252,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_fanout_cursor: WebhookFanoutCursorTable;
+  webhook_fanout_queue: WebhookFanoutQueueTable;
   audit_log: AuditLogTable;
 }
 

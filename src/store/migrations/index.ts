@@ -9,6 +9,7 @@ import { m007_webhooks } from "./007_webhooks.js";
 import { m008_job_pipeline } from "./008_job_pipeline.js";
 import { m009_egress } from "./009_egress.js";
 import { m010_lifecycle } from "./010_lifecycle.js";
+import { m012_fanout_queue } from "./012_fanout_queue.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -25,4 +26,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   "008_job_pipeline": m008_job_pipeline,
   "009_egress": m009_egress,
   "010_lifecycle": m010_lifecycle,
+  // 011 is taken by the review console.
+  "012_fanout_queue": m012_fanout_queue,
 };
