@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { AppError } from "../errors.js";
+import { rememberUrl } from "./postgres-listen.js";
 import type { Database } from "./schema.js";
 
 // count(*) and sums are bigint (int8) in PostgreSQL; our counts fit a JS number, and the
@@ -39,5 +40,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     await pool.end().catch(() => undefined);
     throw new AppError("invalid_config", `cannot connect to PostgreSQL at ${redactUrl(url)}: ${(e as Error).message}`);
   }
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  rememberUrl(db, url);
+  return db;
 }
