@@ -5,6 +5,7 @@ import { companyCommand } from "./commands/company.js";
 import { deliveriesCommand } from "./commands/deliveries.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { engineBenchCommand } from "./commands/engine-bench.js";
+import { migrateCommand } from "./commands/migrate.js";
 import { modelsCommand } from "./commands/models.js";
 import { keyCommand } from "./commands/key.js";
 import { serveCommand } from "./commands/serve.js";
@@ -16,6 +17,7 @@ import { backupCommand } from "./commands/backup.js";
 import { retentionCommand } from "./commands/retention.js";
 import { reportCommand } from "./commands/report.js";
 import { webhookCommand } from "./commands/webhook.js";
+import { workerCommand } from "./commands/worker.js";
 import { trackersCommand } from "./commands/trackers.js";
 import type { CliContext } from "./context.js";
 import { processIo, type Io } from "./io.js";
@@ -34,6 +36,8 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
   serveCommand(program, ctx);
+  workerCommand(program, ctx);
+  migrateCommand(program, ctx);
   companyCommand(program, ctx);
   keyCommand(program, ctx);
   doctorCommand(program, ctx);

@@ -22,7 +22,7 @@ export async function appliedMigrations(db: Kysely<any>): Promise<string[]> {
  * migrations this build does not know: refuse it rather than run on a schema we
  * cannot read correctly.
  */
-export async function migrateToLatest(db: Kysely<any>, file: string): Promise<string> {
+export async function migrateToLatest(db: Kysely<any>, file: string): Promise<{ schemaVersion: string; applied: string[] }> {
   const applied = await appliedMigrations(db);
   const unknown = applied.filter((name) => !(name in MIGRATIONS));
   if (unknown.length > 0) {
@@ -37,5 +37,5 @@ export async function migrateToLatest(db: Kysely<any>, file: string): Promise<st
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
     throw new AppError("internal_error", `database migration ${failed} failed: ${(error as Error).message ?? String(error)}`, { cause: error });
   }
-  return LATEST_SCHEMA;
+  return { schemaVersion: LATEST_SCHEMA, applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName) };
 }

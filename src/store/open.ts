@@ -21,6 +21,8 @@ export interface Store {
   /** The SQLite file, or the PostgreSQL URL with its password masked. */
   file: string;
   schemaVersion: string;
+  /** Migrations this open applied (empty when the schema was already current). */
+  migrated: string[];
   close(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
     ({ db, driver } = await openSqlite(file, opts));
   }
   try {
-    const schemaVersion = await migrateToLatest(db, file);
+    const { schemaVersion, applied } = await migrateToLatest(db, file);
     let closed = false;
     return {
       db,
@@ -49,6 +51,7 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
       dialect: driver === "pg" ? "postgres" : "sqlite",
       file,
       schemaVersion,
+      migrated: applied,
       async close() {
         if (closed) return;
         closed = true;
