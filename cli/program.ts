@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { VERSION } from "../src/version.js";
 import { analyzeCommand } from "./commands/analyze.js";
 import { companyCommand } from "./commands/company.js";
+import { copyDataCommand } from "./commands/copy-data.js";
 import { deliveriesCommand } from "./commands/deliveries.js";
 import { doctorCommand } from "./commands/doctor.js";
 import { engineBenchCommand } from "./commands/engine-bench.js";
@@ -38,6 +39,7 @@ export function buildProgram(io: Io = processIo, env: Record<string, string | un
   serveCommand(program, ctx);
   workerCommand(program, ctx);
   migrateCommand(program, ctx);
+  copyDataCommand(program, ctx);
   companyCommand(program, ctx);
   keyCommand(program, ctx);
   doctorCommand(program, ctx);
