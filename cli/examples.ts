@@ -8,6 +8,9 @@ import type { Command } from "commander";
 export const EXAMPLES: Record<string, string[]> = {
   callreview: ["callreview company create \"Acme Sales\" --json", "callreview doctor", "callreview serve --port 8080"],
   serve: ["callreview serve", "callreview serve --port 9000 --pipeline live --workers 2", "CALLREVIEW_DATA_DIR=/srv/callreview callreview serve"],
+  worker: ["callreview worker --database-url postgres://callreview@db/callreview --workers 2", "CALLREVIEW_DATABASE_URL=postgres://callreview@db/callreview callreview worker"],
+  migrate: ["callreview migrate", "callreview migrate --database-url postgres://callreview@db/callreview --json"],
+  "copy-data": ["callreview copy-data --from ./data --to postgres://callreview@db/callreview", "callreview copy-data --from /srv/callreview --to postgres://callreview@db/callreview --json"],
   company: ["callreview company list", "callreview company create \"Acme Sales\""],
   "company create": ["callreview company create \"Acme Sales\"", "callreview company create \"Acme Sales\" --low-score-threshold 50 --json"],
   "company list": ["callreview company list", "callreview company list --json"],

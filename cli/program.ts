@@ -17,6 +17,9 @@ const backup = async () => (await import("./commands/backup.js")).backupCommand;
  */
 const COMMANDS: Array<{ name: string; load: () => Promise<Register> }> = [
   { name: "serve", load: async () => (await import("./commands/serve.js")).serveCommand },
+  { name: "worker", load: async () => (await import("./commands/worker.js")).workerCommand },
+  { name: "migrate", load: async () => (await import("./commands/migrate.js")).migrateCommand },
+  { name: "copy-data", load: async () => (await import("./commands/copy-data.js")).copyDataCommand },
   { name: "company", load: async () => (await import("./commands/company.js")).companyCommand },
   { name: "key", load: async () => (await import("./commands/key.js")).keyCommand },
   { name: "doctor", load: async () => (await import("./commands/doctor.js")).doctorCommand },
@@ -39,7 +42,7 @@ const COMMANDS: Array<{ name: string; load: () => Promise<Register> }> = [
 ];
 
 /** Global options that take a value: skipped when looking for the command name. */
-const GLOBAL_VALUE_OPTIONS = new Set(["--data-dir", "--models-dir"]);
+const GLOBAL_VALUE_OPTIONS = new Set(["--data-dir", "--models-dir", "--database-url"]);
 
 /**
  * The command modules argv needs: only its command's; none for the version alone; all of them
@@ -80,6 +83,7 @@ export async function buildProgram(io: Io = processIo, env: Record<string, strin
     .version(VERSION, "-v, --version")
     .option("--data-dir <dir>", "data directory [env CALLREVIEW_DATA_DIR, default ./data]")
     .option("--models-dir <dir>", "models directory [env CALLREVIEW_MODELS_DIR, default ./models]")
+    .option("--database-url <url>", "postgres://… store instead of the data dir's SQLite file [env CALLREVIEW_DATABASE_URL]")
     .showHelpAfterError(false)
     // Subcommands copy this when created: `--data-dir` and `--models-dir` show in every command's help.
     .configureHelp({ showGlobalOptions: true })

@@ -17,6 +17,8 @@ export type EngineBuild = (typeof ENGINE_BUILDS)[number];
 
 export interface Config {
   dataDir: string;
+  /** postgres://… to keep the store in PostgreSQL (shared by many processes and machines); unset = SQLite in the data dir. */
+  databaseUrl: string | undefined;
   modelsDir: string;
   host: string;
   port: number;
@@ -118,6 +120,7 @@ function def<K extends keyof Config>(s: Setting<K>): Setting<K> {
 
 export const SETTINGS = [
   def({ key: "dataDir", flag: "--data-dir", env: "CALLREVIEW_DATA_DIR", default: "./data", parse: str, doc: "Directory holding callreview.db and stored audio." }),
+  def({ key: "databaseUrl", flag: "--database-url", env: "CALLREVIEW_DATABASE_URL", default: undefined, parse: optStr, doc: "postgres://user:password@host:port/db: keep the store in PostgreSQL instead of the data dir's SQLite file." }),
   def({ key: "modelsDir", flag: "--models-dir", env: "CALLREVIEW_MODELS_DIR", default: "./models", parse: str, doc: "Directory holding whisper / VAD / GGUF model files." }),
   def({ key: "host", flag: "--host", env: "CALLREVIEW_HOST", default: "127.0.0.1", parse: str, doc: "Address the HTTP listener binds." }),
   def({ key: "port", flag: "--port", env: "CALLREVIEW_PORT", default: 8080, parse: int(0, 65535), doc: "HTTP port (0 picks a free port)." }),

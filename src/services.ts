@@ -25,7 +25,7 @@ export interface Services {
 }
 
 export async function createServices(config: Config, opts: { logger?: Logger; clock?: Clock } = {}): Promise<Services> {
-  const store = await openStore(config.dataDir, { busyTimeoutMs: config.dbBusyTimeoutMs, synchronous: config.dbSynchronous });
+  const store = await openStore(config.dataDir, { databaseUrl: config.databaseUrl, busyTimeoutMs: config.dbBusyTimeoutMs, synchronous: config.dbSynchronous });
   const logger = opts.logger ?? createLogger(config.logLevel);
   const pipeline = resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel);
   // Jobs this process queues ask for its pipeline (queue/job-pipeline.ts).

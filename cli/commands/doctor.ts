@@ -4,7 +4,7 @@ import { findFfmpeg } from "../../src/audio/ffmpeg.js";
 import { manifestEntry } from "../../src/models/manifest.js";
 import { headerProblem } from "../../src/models/verify.js";
 import { Option, type Command } from "commander";
-import { databasePath, type Config } from "../../src/config.js";
+import type { Config } from "../../src/config.js";
 import { scanModels, selectTranscriptionModels } from "../../src/models/find.js";
 import { chooseAnalyzer } from "../../src/pipeline/analyzers/factory.js";
 import { checkOllama } from "../../src/pipeline/analyzers/ollama.js";
@@ -59,7 +59,7 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
 
 /** Everything doctor looks at, as one JSON-ready object. */
 async function findings(config: Config) {
-  const store = await openStore(config.dataDir);
+  const store = await openStore(config.dataDir, { databaseUrl: config.databaseUrl });
   try {
     const analyzer = await chooseAnalyzer(config);
     const ollama =
@@ -70,7 +70,7 @@ async function findings(config: Config) {
       version: VERSION,
       runtime: isBun ? "bun (compiled executable)" : `node ${process.version}`,
       data_dir: config.dataDir,
-      database: { file: databasePath(config), driver: store.driver, schema_version: store.schemaVersion, latest_schema: LATEST_SCHEMA },
+      database: { file: store.file, driver: store.driver, schema_version: store.schemaVersion, latest_schema: LATEST_SCHEMA },
       models_dir: { path: config.modelsDir, exists: fs.existsSync(config.modelsDir), ...scanModels(config.modelsDir) },
       pipeline: { configured: config.pipeline, active: resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel) },
       transcription: transcriptionFindings(config),

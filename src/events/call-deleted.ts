@@ -1,5 +1,6 @@
 import { randomBase62 } from "../auth/random.js";
 import type { Tx } from "../store/db.js";
+import { queueForFanout } from "../store/webhook-fanout.js";
 import type { CallRow } from "../store/schema.js";
 import { isoNow } from "../time.js";
 import type { EventBody } from "./types.js";
@@ -22,10 +23,12 @@ export async function recordCallDeleted(trx: Tx, call: CallRow, reason: "request
       reason,
     },
   };
-  await trx
+  const row = await trx
     .insertInto("events")
     .values({ event_id: body.id, company_id: call.company_id, call_id: null, type: body.type, payload: JSON.stringify(body), created_at: body.created_at })
-    .execute();
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await queueForFanout(trx, row.id);
   return body;
 }
 

@@ -1,6 +1,7 @@
 import { randomBase62 } from "../auth/random.js";
 import { toCallResource } from "../calls/resource.js";
 import type { Tx } from "../store/db.js";
+import { queueForFanout } from "../store/webhook-fanout.js";
 import type { CallRow } from "../store/schema.js";
 import { isoNow } from "../time.js";
 import type { EventBody, EventType } from "./types.js";
@@ -29,7 +30,7 @@ export async function recordEvent(
       ...extra,
     },
   };
-  await trx
+  const row = await trx
     .insertInto("events")
     .values({
       event_id: body.id,
@@ -39,6 +40,8 @@ export async function recordEvent(
       payload: JSON.stringify(body),
       created_at: body.created_at,
     })
-    .execute();
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await queueForFanout(trx, row.id);
   return body;
 }

@@ -1,6 +1,6 @@
+import { executeRaw } from "../store/dialect.js";
 import { scrubRawPayload } from "../calls/recording-url.js";
 import { findCallByExternalId, insertCallUnlessDuplicate } from "../store/calls.js";
-import { CompiledQuery } from "kysely";
 import type { Db, Tx } from "../store/db.js";
 import { createGroupCommit, type GroupCommit } from "../store/group-commit.js";
 import type { CallRow } from "../store/schema.js";
@@ -134,7 +134,7 @@ export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date, pipelin
     const existing = await findCallByExternalId(trx, input.companyId, f.external_call_id!);
     return { call: existing!, duplicate: true };
   }
-  await trx.executeQuery(CompiledQuery.raw(INSERT_FIRST_HISTORY, [inserted.id, ts]));
+  await executeRaw(trx, INSERT_FIRST_HISTORY, [inserted.id, ts]);
   if (input.transcript) await storeTranscript(trx, { companyId: input.companyId, callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
   await insertFirstJob(trx, { callId: inserted.id, priority, pipeline: input.transcript ? "any" : pipeline }, now);
   await recordEvent(trx, inserted, "call.received", {}, now);

@@ -1,4 +1,4 @@
-import { CompiledQuery } from "kysely";
+import { executeRaw } from "../store/dialect.js";
 import type { DbOrTx, Tx } from "../store/db.js";
 import type { JobRow } from "../store/schema.js";
 import { isoNow } from "../time.js";
@@ -60,5 +60,5 @@ const INSERT_FIRST_JOB =
  */
 export async function insertFirstJob(trx: Tx, input: { callId: number; priority: number; pipeline: JobPipeline }, now: Date = new Date()): Promise<void> {
   const ts = isoNow(now);
-  await trx.executeQuery(CompiledQuery.raw(INSERT_FIRST_JOB, [input.callId, PROCESS_CALL, input.priority, DEFAULT_MAX_ATTEMPTS, ts, ts, ts, input.pipeline]));
+  await executeRaw(trx, INSERT_FIRST_JOB, [input.callId, PROCESS_CALL, input.priority, DEFAULT_MAX_ATTEMPTS, ts, ts, ts, input.pipeline]);
 }

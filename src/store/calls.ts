@@ -1,4 +1,4 @@
-import { CompiledQuery } from "kysely";
+import { executeRaw } from "./dialect.js";
 import type { DbOrTx } from "./db.js";
 import type { CallRow, NewCall } from "./schema.js";
 
@@ -13,7 +13,7 @@ export async function insertCallUnlessDuplicate(db: DbOrTx, call: NewCall): Prom
   // so the driver's statement cache serves it prepared.
   const columns = (Object.keys(call) as (keyof NewCall)[]).filter((k) => call[k] !== undefined && /^[a-z_][a-z0-9_]*$/.test(k));
   const text = `insert into "calls" (${columns.map((c) => `"${c}"`).join(", ")}) values (${columns.map(() => "?").join(", ")}) on conflict ("company_id", "external_call_id") do nothing returning *`;
-  const result = await db.executeQuery<CallRow>(CompiledQuery.raw(text, columns.map((c) => call[c])));
+  const result = await executeRaw<CallRow>(db, text, columns.map((c) => call[c]));
   return result.rows[0];
 }
 

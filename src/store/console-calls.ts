@@ -1,5 +1,7 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
+import { matchingCallIdsPostgres } from "../console/search-postgres.js";
 import { matchingCallIds } from "../console/search-sqlite.js";
+import { isPostgres } from "./dialect.js";
 import type { DbOrTx } from "./db.js";
 import type { Database } from "./schema.js";
 
@@ -45,7 +47,7 @@ function filtered(db: DbOrTx, companyId: number, f: CallFilters): Q {
   if (f.to) q = q.where(started, "<", nextDay(f.to));
   if (f.review === "reviewed") q = q.where("call_console.review_state", "=", "reviewed");
   if (f.review === "unreviewed") q = q.where((eb: ExpressionBuilder<Database, "calls" | "call_console">) => eb.or([eb("call_console.review_state", "is", null), eb("call_console.review_state", "=", "unreviewed")]));
-  if (f.match) q = q.where("calls.id", "in", matchingCallIds(f.match));
+  if (f.match) q = q.where("calls.id", "in", isPostgres(db) ? matchingCallIdsPostgres(f.match) : matchingCallIds(f.match));
   return q;
 }
 

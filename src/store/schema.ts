@@ -287,6 +287,10 @@ export interface AlertReviewsTable {
   at: string;
 }
 
+/** Events written but not yet turned into deliveries (migration 012). */
+export interface WebhookFanoutQueueTable {
+  event_row_id: number;
+}
 export interface Database {
   companies: CompaniesTable;
   api_keys: ApiKeysTable;
@@ -300,6 +304,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_fanout_cursor: WebhookFanoutCursorTable;
+  webhook_fanout_queue: WebhookFanoutQueueTable;
   audit_log: AuditLogTable;
   users: UsersTable;
   sessions: SessionsTable;

@@ -1,3 +1,4 @@
+import { isPostgres } from "./dialect.js";
 import type { Db, DbOrTx, Tx } from "./db.js";
 import type { WebhookAttemptRow, WebhookDeliveryRow } from "./schema.js";
 
@@ -78,8 +79,14 @@ export async function claimDueDeliveries(db: Db, endpointId: number, now: string
           .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<=", now)]))
           .orderBy("next_attempt_at")
           .orderBy("id")
-          .limit(limit),
+          .limit(limit)
+          // PostgreSQL: concurrent claimers pass over each other's rows instead of queueing on them.
+          .$if(isPostgres(trx), (q) => q.forUpdate().skipLocked()),
       )
+      // Repeated on the outer statement: PostgreSQL re-checks these (not the sub-select) on a row another
+      // transaction changed meanwhile, so a delivery just leased elsewhere is not leased twice.
+      .where("next_attempt_at", "<=", now)
+      .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<=", now)]))
       .returningAll()
       .execute();
     if (rows.length === 0) return rows;

@@ -7,12 +7,13 @@ import { createLogger, silentLogger } from "../../src/logger.js";
 import { claimDueDeliveries, LOST_ATTEMPT_ERROR } from "../../src/store/webhook-deliveries.js";
 import { createServices } from "../../src/services.js";
 import { createCompany } from "../../src/store/companies.js";
+import { storeKinds, type StoreKind } from "../helpers/postgres.js";
 import { testConfig, testServices } from "../helpers/services.js";
 import { closedPortUrl, ManualClock, startReceiver, type Receiver } from "./receiver.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 
-describe("webhook dispatcher", () => {
+describe.each(storeKinds())("webhook dispatcher on $name", (kind: StoreKind) => {
   let s: S;
   let clock: ManualClock;
   let companyId: number;
@@ -21,7 +22,7 @@ describe("webhook dispatcher", () => {
 
   beforeEach(async () => {
     clock = new ManualClock();
-    s = await testServices({}, { clock });
+    s = await testServices({ databaseUrl: await kind.freshDatabaseUrl() }, { clock });
     companyId = (await createCompany(s.store.db, { name: "Acme" })).id;
   });
   afterEach(async () => {
@@ -280,7 +281,7 @@ describe("webhook dispatcher", () => {
     await d.stop();
     await s.close();
 
-    s = { ...(await createServices(testConfig(s.dir), { logger: silentLogger, clock })), dir: s.dir, dispose: s.dispose } as S;
+    s = { ...(await createServices(testConfig(s.dir, { databaseUrl: s.config.databaseUrl }), { logger: silentLogger, clock })), dir: s.dir, dispose: s.dispose } as S;
     const dispose = s.dispose;
     s.dispose = async () => {
       await s.close();
@@ -305,7 +306,7 @@ describe("webhook dispatcher", () => {
     const r2 = await receiver();
     await endpoint(r.url);
     await endpoint(r2.url);
-    const second = await createServices(testConfig(s.dir), { logger: silentLogger, clock });
+    const second = await createServices(testConfig(s.dir, { databaseUrl: s.config.databaseUrl }), { logger: silentLogger, clock });
     try {
       const a = dispatcher({ concurrency: 4, perEndpoint: 2, fanOutBatch: 7 });
       const b = dispatcher({ concurrency: 4, perEndpoint: 2, fanOutBatch: 7 }, second.store.db);

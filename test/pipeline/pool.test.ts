@@ -9,6 +9,7 @@ import { runOnce } from "../../src/pipeline/worker.js";
 import { setQueuePipeline } from "../../src/queue/job-pipeline.js";
 import { latestTranscriptRow } from "../../src/store/transcripts.js";
 import { fixture } from "../helpers/fixtures.js";
+import { storeKinds, type StoreKind } from "../helpers/postgres.js";
 import { servicesWithCompany, testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
@@ -21,10 +22,10 @@ async function until(fn: () => Promise<boolean>, ms = 10_000) {
   }
 }
 
-describe("worker pool and progress", () => {
+describe.each(storeKinds())("worker pool and progress on $name", (kind: StoreKind) => {
   let s: S;
   let companyId: number;
-  beforeEach(async () => ({ s, companyId } = await servicesWithCompany()));
+  beforeEach(async () => ({ s, companyId } = await servicesWithCompany({ databaseUrl: await kind.freshDatabaseUrl() })));
   afterEach(() => s.dispose());
 
   it("stop() lets a job finish within the grace time", async () => {

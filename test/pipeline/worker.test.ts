@@ -10,6 +10,7 @@ import { placeholderReport } from "../../src/pipeline/analyzers/placeholder.js";
 import { createCompany } from "../../src/store/companies.js";
 import { latestReport } from "../../src/store/reports.js";
 import { insertTranscript } from "../../src/store/transcripts.js";
+import { storeKinds, type StoreKind } from "../helpers/postgres.js";
 import { testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
@@ -35,13 +36,13 @@ async function drain(s: S, parts?: PipelineParts, max = 50) {
   return outcomes;
 }
 
-describe("worker: stages, transitions and their events", () => {
+describe.each(storeKinds())("worker on $name: stages, transitions and their events", (kind: StoreKind) => {
   let s: S;
   let clock: ReturnType<typeof manualClock>;
   let companyId: number;
   beforeEach(async () => {
     clock = manualClock();
-    s = await testServices({ retryBaseMs: 1000 }, { clock });
+    s = await testServices({ retryBaseMs: 1000, databaseUrl: await kind.freshDatabaseUrl() }, { clock });
     companyId = (await createCompany(s.store.db, { name: "Acme", low_score_threshold: 101 })).id;
   });
   afterEach(() => s.dispose());

@@ -1,3 +1,4 @@
+import { sql } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { reprocessCall } from "../../src/intake/reprocess.js";
@@ -7,6 +8,7 @@ import { claimJob } from "../../src/queue/claim-job.js";
 import { createServices, type Services } from "../../src/services.js";
 import { createCompany } from "../../src/store/companies.js";
 import { importCallTranscript } from "../../src/transcripts/import-call-transcript.js";
+import { storeKinds, type StoreKind } from "../helpers/postgres.js";
 import { tempDir, testConfig } from "../helpers/services.js";
 
 const transcript = {
@@ -21,7 +23,7 @@ const transcript = {
  * process queues jobs for its own pipeline and claims only those (and jobs
  * that need only an analyzer).
  */
-describe("jobs carry the pipeline they need", () => {
+describe.each(storeKinds())("jobs carry the pipeline they need, on $name", (kind: StoreKind) => {
   let cleanup: () => void;
   let placeholder: Services;
   let live: Services;
@@ -30,8 +32,9 @@ describe("jobs carry the pipeline they need", () => {
   beforeEach(async () => {
     const t = tempDir();
     cleanup = t.cleanup;
-    placeholder = await createServices(testConfig(t.dir, { pipeline: "placeholder" }), { logger: silentLogger });
-    live = await createServices(testConfig(t.dir, { pipeline: "live" }), { logger: silentLogger });
+    const databaseUrl = await kind.freshDatabaseUrl();
+    placeholder = await createServices(testConfig(t.dir, { pipeline: "placeholder", databaseUrl }), { logger: silentLogger });
+    live = await createServices(testConfig(t.dir, { pipeline: "live", databaseUrl }), { logger: silentLogger });
     companyId = (await createCompany(placeholder.store.db, { name: "Acme" })).id;
   });
   afterEach(async () => {
@@ -76,13 +79,13 @@ describe("jobs carry the pipeline they need", () => {
   });
 });
 
-describe("per-company cap on running jobs", () => {
+describe.each(storeKinds())("per-company cap on running jobs, on $name", (kind: StoreKind) => {
   let cleanup: () => void;
   let s: Services;
   beforeEach(async () => {
     const t = tempDir();
     cleanup = t.cleanup;
-    s = await createServices(testConfig(t.dir), { logger: silentLogger });
+    s = await createServices(testConfig(t.dir, { databaseUrl: await kind.freshDatabaseUrl() }), { logger: silentLogger });
   });
   afterEach(async () => {
     await s.close();
@@ -104,5 +107,39 @@ describe("per-company cap on running jobs", () => {
     expect(await claim("w4")).toBeUndefined();
     // Without a cap the same queue hands out A's third call.
     expect((await claimJob(s.store.db, { workerId: "w5", leaseMs: 60_000, now: new Date() }))?.call_id).toBe(callsA[2]);
+  });
+
+  it("concurrent claimers never put a company over its cap", async () => {
+    const a = (await createCompany(s.store.db, { name: "A" })).id;
+    for (let i = 0; i < 10; i++) await acceptCall(s.store.db, { companyId: a, intake: "api", fields: {} });
+    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => claimJob(s.store.db, { workerId: `w${i}`, leaseMs: 60_000, now: new Date(), companyMaxInflight: 3 })));
+    expect(claims.filter((c) => c !== undefined)).toHaveLength(3);
+    const running = await s.store.db.selectFrom("jobs").select("id").where("status", "=", "running").execute();
+    expect(running).toHaveLength(3);
+  });
+
+  it("a claim waits for a concurrent claim's transaction before counting the company's running jobs", async () => {
+    if (kind.name !== "postgres") return; // SQLite: one writer at a time, nothing can interleave.
+    const a = (await createCompany(s.store.db, { name: "A" })).id;
+    for (let i = 0; i < 5; i++) await acceptCall(s.store.db, { companyId: a, intake: "api", fields: {} });
+    const input = (w: string) => ({ workerId: w, leaseMs: 60_000, now: new Date(), companyMaxInflight: 2 });
+    let second: Promise<unknown> | undefined;
+    let secondDone = false;
+    await s.store.db.transaction().execute(async (trx) => {
+      expect(await claimJob(trx, input("t1"))).toBeDefined();
+      expect(await claimJob(trx, input("t2"))).toBeDefined();
+      // Another connection claims while those two are uncommitted ...
+      second = claimJob(s.store.db, input("other")).finally(() => (secondDone = true));
+      // ... and is either already answered or visibly waiting on the claim lock before this transaction commits.
+      for (;;) {
+        if (secondDone) break;
+        const waiting = await sql<{ n: number }>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`.execute(s.store.db);
+        if (Number(waiting.rows[0].n) > 0) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    });
+    expect(await second).toBeUndefined();
+    const running = await s.store.db.selectFrom("jobs").select("id").where("status", "=", "running").execute();
+    expect(running).toHaveLength(2);
   });
 });

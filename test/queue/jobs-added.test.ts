@@ -3,6 +3,8 @@ import { databasePath } from "../../src/config.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { onJobsAdded } from "../../src/queue/jobs-added.js";
 import { openSqlite } from "../../src/store/driver.js";
+import { openPostgres } from "../../src/store/postgres.js";
+import { storeKinds, type StoreKind } from "../helpers/postgres.js";
 import { servicesWithCompany, testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
@@ -51,6 +53,36 @@ describe("jobs-added signal (wakes this process's idle workers)", () => {
       off();
     } finally {
       await t.dispose();
+    }
+  });
+});
+
+const pgKinds = storeKinds().filter((k) => k.name === "postgres");
+
+describe.skipIf(pgKinds.length === 0).each(pgKinds)("jobs-added across processes on $name (LISTEN/NOTIFY)", (kind: StoreKind) => {
+  it("a job committed through one pool wakes a listener on another pool of the same database", async () => {
+    const { s, companyId } = await servicesWithCompany({ databaseUrl: await kind.freshDatabaseUrl() });
+    // A second store on the same database: what another process or machine has.
+    const other = await openPostgres(s.config.databaseUrl!);
+    let wakes = 0;
+    let next: (() => void) | undefined;
+    const off = onJobsAdded(other, () => {
+      wakes++;
+      next?.();
+    });
+    const woken = () => new Promise<void>((r) => (next = r));
+    try {
+      // The first wake-up comes once LISTEN is in place (it covers jobs committed before).
+      await woken();
+      const before = wakes;
+      const wake = woken();
+      await acceptCall(s.store.db, { companyId, intake: "api", fields: {} });
+      await wake;
+      expect(wakes).toBe(before + 1);
+    } finally {
+      off();
+      await other.destroy();
+      await s.dispose();
     }
   });
 });

@@ -7,14 +7,16 @@ import { extendLease } from "../../src/queue/extend-lease.js";
 import { reclaimExpiredJobs } from "../../src/queue/reclaim-expired.js";
 import { releaseJob } from "../../src/queue/release-job.js";
 import { openSqlite } from "../../src/store/driver.js";
+import { openPostgres } from "../../src/store/postgres.js";
+import { storeKinds, type StoreKind } from "../helpers/postgres.js";
 import { servicesWithCompany, testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 
-describe("queue", () => {
+describe.each(storeKinds())("queue on $name", (kind: StoreKind) => {
   let s: S;
   let companyId: number;
-  beforeEach(async () => ({ s, companyId } = await servicesWithCompany()));
+  beforeEach(async () => ({ s, companyId } = await servicesWithCompany({ databaseUrl: await kind.freshDatabaseUrl() })));
   afterEach(() => s.dispose());
 
   const later = () => new Date(Date.now() + 1000);
@@ -29,9 +31,9 @@ describe("queue", () => {
     for (const r of rows) expect(got.find((j) => j!.id === r.id)!.locked_by).toBe(r.locked_by);
   });
 
-  it("two separate connections on one file never take the same job", async () => {
+  it("two separate connections on one database never take the same job", async () => {
     for (let i = 0; i < 80; i++) await acceptCall(s.store.db, { companyId, intake: "api", fields: {} });
-    const other = await openSqlite(s.store.file);
+    const other = s.config.databaseUrl ? { db: await openPostgres(s.config.databaseUrl) } : await openSqlite(s.store.file);
     try {
       const taken: number[] = [];
       const worker = async (db: typeof s.store.db, name: string) => {

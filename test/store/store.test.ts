@@ -6,33 +6,57 @@ import { isBun } from "../../src/runtime.js";
 import { createCompany, getCompany, listCompanies, updateCompany } from "../../src/store/companies.js";
 import { appliedMigrations, LATEST_SCHEMA } from "../../src/store/migrate.js";
 import { MIGRATIONS } from "../../src/store/migrations/index.js";
-import { openStore } from "../../src/store/open.js";
+import { openStore as openStoreOn, type StoreOptions } from "../../src/store/open.js";
+import { storeKinds, type StoreKind } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/services.js";
 
-// Runs under vitest (Node, better-sqlite3) and under `bun test` (bun:sqlite): the same assertions hold for both drivers.
-describe(`store on ${isBun ? "bun:sqlite" : "better-sqlite3"}`, () => {
+// Runs under vitest (Node: better-sqlite3, and PostgreSQL through pg) and under `bun test` (bun:sqlite): the same assertions hold for every driver.
+describe.each(storeKinds())("store on $name", (kind: StoreKind) => {
   let dir: string;
   let cleanup: () => void;
-  beforeEach(() => ({ dir, cleanup } = tempDir()));
+  let databaseUrl: string | undefined;
+  beforeEach(async () => {
+    ({ dir, cleanup } = tempDir());
+    databaseUrl = await kind.freshDatabaseUrl();
+  });
   afterEach(() => cleanup());
+  const openStore = (d: string, opts: StoreOptions = {}) => openStoreOn(d, { databaseUrl, ...opts });
 
   it("uses the driver of the runtime", async () => {
     const store = await openStore(dir);
-    expect(store.driver).toBe(isBun ? "bun:sqlite" : "better-sqlite3");
+    expect(store.driver).toBe(kind.name === "postgres" ? "pg" : isBun ? "bun:sqlite" : "better-sqlite3");
+    expect(store.dialect).toBe(kind.name);
     await store.close();
   });
 
-  it("migrates an empty file to the latest schema, in WAL mode, with every table", async () => {
+  it("migrates an empty database to the latest schema, with every table", async () => {
     const store = await openStore(dir);
-    expect(store.file).toBe(path.join(dir, "callreview.db"));
     expect(store.schemaVersion).toBe(LATEST_SCHEMA);
     expect(await appliedMigrations(store.db)).toEqual(Object.keys(MIGRATIONS).sort());
-    const mode = await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(store.db);
-    expect(mode.rows[0].journal_mode).toBe("wal");
-    const fk = await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(store.db);
-    expect(Number(fk.rows[0].foreign_keys)).toBe(1);
-    const tables = await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`.execute(store.db);
-    expect(tables.rows.map((r) => r.name)).toEqual(expect.arrayContaining(["api_keys", "call_history", "calls", "companies", "events", "jobs", "reports", "transcripts"]));
+    let tables: string[];
+    if (kind.name === "sqlite") {
+      expect(store.file).toBe(path.join(dir, "callreview.db"));
+      const mode = await sql<{ journal_mode: string }>`PRAGMA journal_mode`.execute(store.db);
+      expect(mode.rows[0].journal_mode).toBe("wal");
+      const fk = await sql<{ foreign_keys: number }>`PRAGMA foreign_keys`.execute(store.db);
+      expect(Number(fk.rows[0].foreign_keys)).toBe(1);
+      tables = (await sql<{ name: string }>`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`.execute(store.db)).rows.map((r) => r.name);
+    } else {
+      // The URL is shown with its password masked.
+      expect(store.file).not.toContain("callreview-test");
+      expect(store.file).toContain("***");
+      tables = (await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`.execute(store.db)).rows.map((r) => r.name);
+    }
+    expect(tables).toEqual(expect.arrayContaining(["api_keys", "audit_log", "call_history", "calls", "companies", "events", "jobs", "reports", "transcripts", "webhook_deliveries"]));
+    await store.close();
+  });
+
+  it("keeps the audit log append-only", async () => {
+    const store = await openStore(dir);
+    await store.db.insertInto("audit_log").values({ at: "2026-01-01T00:00:00.000Z", actor_type: "cli", actor: "test", action: "call.read", company_id: null, call_id: null, request_id: null, detail: null }).execute();
+    await expect(store.db.updateTable("audit_log").set({ actor: "someone else" }).execute()).rejects.toThrow(/append-only/);
+    await expect(store.db.deleteFrom("audit_log").execute()).rejects.toThrow(/append-only/);
+    expect(await store.db.selectFrom("audit_log").select("actor").execute()).toEqual([{ actor: "test" }]);
     await store.close();
   });
 
@@ -84,7 +108,7 @@ describe(`store on ${isBun ? "bun:sqlite" : "better-sqlite3"}`, () => {
     await store.close();
   });
 
-  it("lets two connections on one file write without SQLITE_BUSY", async () => {
+  it("lets two stores on one database write at once without a busy error", async () => {
     const one = await openStore(dir);
     const two = await openStore(dir);
     await Promise.all(Array.from({ length: 40 }, (_, i) => createCompany(i % 2 ? one.db : two.db, { name: `c${i}` })));

@@ -1,11 +1,10 @@
+import { addIdColumn } from "./columns.js";
 import { type Kysely, type Migration } from "kysely";
 
 /** Tenants, their API keys and calls. */
 export const m001_foundation: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema
-      .createTable("companies")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("companies"))
       .addColumn("name", "text", (c) => c.notNull())
       .addColumn("low_score_threshold", "integer", (c) => c.notNull().defaultTo(60))
       .addColumn("settings", "text", (c) => c.notNull().defaultTo("{}"))
@@ -13,9 +12,7 @@ export const m001_foundation: Migration = {
       .addColumn("updated_at", "text", (c) => c.notNull())
       .execute();
 
-    await db.schema
-      .createTable("api_keys")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("api_keys"))
       .addColumn("public_id", "text", (c) => c.notNull().unique())
       .addColumn("company_id", "integer", (c) => c.notNull().references("companies.id"))
       .addColumn("name", "text")
@@ -28,9 +25,7 @@ export const m001_foundation: Migration = {
       .execute();
     await db.schema.createIndex("api_keys_company").on("api_keys").column("company_id").execute();
 
-    await db.schema
-      .createTable("calls")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("calls"))
       .addColumn("company_id", "integer", (c) => c.notNull().references("companies.id"))
       .addColumn("external_call_id", "text")
       .addColumn("rep_name", "text")

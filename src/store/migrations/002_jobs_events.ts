@@ -1,11 +1,10 @@
+import { addIdColumn } from "./columns.js";
 import type { Kysely, Migration } from "kysely";
 
 /** The durable job queue and the transactional event outbox. */
 export const m002_jobs_events: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema
-      .createTable("jobs")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("jobs"))
       .addColumn("call_id", "integer", (c) => c.notNull().references("calls.id"))
       .addColumn("kind", "text", (c) => c.notNull())
       .addColumn("status", "text", (c) => c.notNull())
@@ -22,9 +21,7 @@ export const m002_jobs_events: Migration = {
     await db.schema.createIndex("jobs_claim").on("jobs").columns(["status", "priority", "run_at", "id"]).execute();
     await db.schema.createIndex("jobs_call").on("jobs").column("call_id").execute();
 
-    await db.schema
-      .createTable("events")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("events"))
       .addColumn("event_id", "text", (c) => c.notNull().unique())
       .addColumn("company_id", "integer", (c) => c.notNull().references("companies.id"))
       .addColumn("call_id", "integer", (c) => c.references("calls.id"))

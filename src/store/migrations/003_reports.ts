@@ -1,11 +1,10 @@
+import { addIdColumn } from "./columns.js";
 import type { Kysely, Migration } from "kysely";
 
 /** Reports, versioned per call: reprocessing adds a version; the API shows the latest. */
 export const m003_reports: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema
-      .createTable("reports")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("reports"))
       .addColumn("call_id", "integer", (c) => c.notNull().references("calls.id"))
       .addColumn("version", "integer", (c) => c.notNull())
       .addColumn("analyzer", "text", (c) => c.notNull())

@@ -1,11 +1,10 @@
+import { addIdColumn } from "./columns.js";
 import type { Kysely, Migration } from "kysely";
 
 /** Every processing_status change of a call, with its time and reason. */
 export const m004_call_history: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema
-      .createTable("call_history")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("call_history"))
       .addColumn("call_id", "integer", (c) => c.notNull().references("calls.id"))
       .addColumn("from_status", "text")
       .addColumn("to_status", "text", (c) => c.notNull())

@@ -1,11 +1,10 @@
+import { addIdColumn } from "./columns.js";
 import type { Kysely, Migration } from "kysely";
 
 /** Transcripts (from the engine or imported), kept per call; the latest one is used. */
 export const m005_transcripts: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema
-      .createTable("transcripts")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("transcripts"))
       .addColumn("call_id", "integer", (c) => c.notNull().references("calls.id"))
       .addColumn("source", "text", (c) => c.notNull())
       .addColumn("language", "text")

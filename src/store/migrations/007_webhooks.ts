@@ -1,3 +1,4 @@
+import { addIdColumn } from "./columns.js";
 import type { Kysely, Migration } from "kysely";
 
 /**
@@ -6,9 +7,7 @@ import type { Kysely, Migration } from "kysely";
  */
 export const m007_webhooks: Migration = {
   async up(db: Kysely<any>) {
-    await db.schema
-      .createTable("webhook_endpoints")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("webhook_endpoints"))
       .addColumn("company_id", "integer", (c) => c.notNull().references("companies.id"))
       .addColumn("url", "text", (c) => c.notNull())
       .addColumn("events", "text")
@@ -24,9 +23,7 @@ export const m007_webhooks: Migration = {
       .execute();
     await db.schema.createIndex("webhook_endpoints_company").on("webhook_endpoints").columns(["company_id", "id"]).execute();
 
-    await db.schema
-      .createTable("webhook_deliveries")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("webhook_deliveries"))
       .addColumn("company_id", "integer", (c) => c.notNull().references("companies.id"))
       .addColumn("endpoint_id", "integer", (c) => c.notNull().references("webhook_endpoints.id"))
       .addColumn("event_row_id", "integer", (c) => c.notNull().references("events.id"))
@@ -51,9 +48,7 @@ export const m007_webhooks: Migration = {
     await db.schema.createIndex("webhook_deliveries_due").on("webhook_deliveries").columns(["endpoint_id", "next_attempt_at"]).execute();
     await db.schema.createIndex("webhook_deliveries_company").on("webhook_deliveries").columns(["company_id", "id"]).execute();
 
-    await db.schema
-      .createTable("webhook_attempts")
-      .addColumn("id", "integer", (c) => c.primaryKey().autoIncrement())
+    await addIdColumn(db, db.schema.createTable("webhook_attempts"))
       .addColumn("delivery_id", "integer", (c) => c.notNull().references("webhook_deliveries.id"))
       .addColumn("attempt", "integer", (c) => c.notNull())
       .addColumn("trigger", "text", (c) => c.notNull())

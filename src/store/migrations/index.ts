@@ -10,6 +10,7 @@ import { m008_job_pipeline } from "./008_job_pipeline.js";
 import { m009_egress } from "./009_egress.js";
 import { m010_lifecycle } from "./010_lifecycle.js";
 import { m011_console } from "./011_console.js";
+import { m012_fanout_queue } from "./012_fanout_queue.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -27,4 +28,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "009_egress": m009_egress,
   "010_lifecycle": m010_lifecycle,
   "011_console": m011_console,
+  "012_fanout_queue": m012_fanout_queue,
 };

@@ -1,0 +1,63 @@
+import { Migrator, sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { toTsQuery } from "../../src/console/search-postgres.js";
+import { toMatchQuery } from "../../src/console/search-sqlite.js";
+import { listConsoleCalls } from "../../src/store/console-calls.js";
+import { migrateToLatest } from "../../src/store/migrate.js";
+import { MIGRATIONS } from "../../src/store/migrations/index.js";
+import { openPostgres } from "../../src/store/postgres.js";
+import { createDatabase, pgAdminUrl } from "../helpers/postgres.js";
+
+/**
+ * Migration 011 on the PostgreSQL store: the same search results and per-call
+ * columns as on SQLite (test/store/console-store.test.ts), from a tsvector
+ * index and PL/pgSQL triggers.
+ */
+const NOW = "2030-01-01T00:00:00.000Z";
+const segs = (text: string) => JSON.stringify([{ t_start: 0, t_end: 2, speaker: "rep", text }]);
+const admin = pgAdminUrl();
+if (!admin) console.warn("\n!!!!!!!! console-postgres.test.ts: no PostgreSQL server for this run: the console's PostgreSQL search was NOT checked. !!!!!!!!\n");
+
+describe.skipIf(!admin)("migration 011_console on PostgreSQL", () => {
+  it("backfills the search index and alert counts; triggers follow inserts, updates and deletes", async () => {
+    const db = await openPostgres(await createDatabase(admin!));
+    try {
+      const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+      expect((await migrator.migrateTo("010_lifecycle")).error).toBeUndefined();
+      await db.insertInto("companies").values({ name: "Acme", created_at: NOW, updated_at: NOW }).execute();
+      const call = () =>
+        db
+          .insertInto("calls")
+          .values({ company_id: 1, source_system: "api", metadata: "{}", intake: "api", processing_status: "complete", report_status: "ready", priority: 0, created_at: NOW, updated_at: NOW })
+          .returning("id")
+          .executeTakeFirstOrThrow();
+      const old = await call();
+      await db.insertInto("transcripts").values({ call_id: old.id, source: "imported", language: "en", model: null, segments: segs("The zeppelin fund guarantees nothing."), metrics: JSON.stringify({ talk_ratio: 0.6 }), created_at: NOW }).execute();
+      await db.insertInto("reports").values({ call_id: old.id, version: 1, analyzer: "rules", report: JSON.stringify({ compliance_alerts: [{ type: "a" }, { type: "b" }] }), created_at: NOW }).execute();
+
+      await migrateToLatest(db, "postgres");
+      const match = (q: string) => listConsoleCalls(db, 1, { match: toMatchQuery(q) }, { limit: 10, offset: 0 });
+      expect((await match("zeppelin")).rows.map((r) => r.id)).toEqual([old.id]);
+      expect((await match("Zeppe")).total).toBe(1);
+      const cc = await db.selectFrom("call_console").selectAll().where("call_id", "=", old.id).executeTakeFirstOrThrow();
+      expect(cc).toMatchObject({ alert_count: 2, review_state: "unreviewed" });
+      expect(cc.talk_ratio).toBeCloseTo(0.6, 5);
+
+      const fresh = await call();
+      const t = await db.insertInto("transcripts").values({ call_id: fresh.id, source: "whisper", language: "en", model: null, segments: segs("My card is 4111 1111 1111 1111"), metrics: null, created_at: NOW }).returning("id").executeTakeFirstOrThrow();
+      expect((await match("4111")).rows.map((r) => r.id)).toEqual([fresh.id]);
+      await db.updateTable("transcripts").set({ segments: segs("My card is [CARD]") }).where("id", "=", t.id).execute();
+      expect((await match("4111")).total).toBe(0);
+      expect((await match("card")).rows.map((r) => r.id)).toEqual([fresh.id]);
+      await db.deleteFrom("transcripts").where("call_id", "=", old.id).execute();
+      expect((await match("zeppelin")).total).toBe(0);
+      const left = await sql<{ n: string }>`SELECT count(*) AS n FROM transcript_search`.execute(db);
+      expect(Number(left.rows[0].n)).toBe(1);
+      // Typed text is never tsquery syntax.
+      expect(toTsQuery(toMatchQuery("card & !x | (y")!)).toBe("card & x & y:*");
+      expect((await match("card & !x | (y")).total).toBe(0);
+    } finally {
+      await db.destroy();
+    }
+  });
+});

