@@ -3,10 +3,6 @@ export function isoNow(now: Date = new Date()): string {
   return now.toISOString();
 }
 
-export function addMs(iso: string, ms: number): string {
-  return new Date(Date.parse(iso) + ms).toISOString();
-}
-
 /** Injected wherever time decides behaviour (leases, backoff, retries, rate windows), so tests need no sleeping. */
 export interface Clock {
   now(): Date;

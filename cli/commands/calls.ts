@@ -33,7 +33,7 @@ export function callsCommand(program: Command, ctx: CliContext): void {
       const rows = await withServices(cmd, ctx, (s) => {
         let q = s.store.db.selectFrom("calls").selectAll();
         if (companyId !== undefined) q = q.where("company_id", "=", companyId);
-        if (opts.status !== undefined) q = q.where("processing_status", "=", opts.status);
+        if (opts.status !== undefined) q = q.where("processing_status", "=", opts.status as (typeof PROCESSING_STATUSES)[number]);
         return q.orderBy("id", "desc").limit(limit).execute();
       });
       if (opts.json) {

@@ -1,3 +1,4 @@
+import { isHighValue } from "../calls/high-value.js";
 import { scrubRawPayload } from "../calls/recording-url.js";
 import { findCallByExternalId, insertCallUnlessDuplicate } from "../store/calls.js";
 import { CompiledQuery } from "kysely";
@@ -30,7 +31,9 @@ export interface CallFields {
   metadata?: Record<string, unknown> | null;
 }
 
-export type IntakeKind = "api" | "upload" | "inbound_webhook" | "cli";
+import type { Intake } from "../store/states.js";
+
+export type IntakeKind = Intake;
 
 export interface AcceptInput {
   companyId: number;
@@ -51,7 +54,7 @@ export interface AcceptResult {
 export const HIGH_VALUE_PRIORITY = 10;
 
 export function priorityOf(metadata: Record<string, unknown> | null | undefined): number {
-  return metadata?.high_value_opportunity === true ? HIGH_VALUE_PRIORITY : 0;
+  return isHighValue(metadata) ? HIGH_VALUE_PRIORITY : 0;
 }
 
 const INSERT_FIRST_HISTORY = `insert into "call_history" ("call_id", "from_status", "to_status", "reason", "at") values (?, null, 'queued', 'accepted', ?)`;

@@ -1,4 +1,5 @@
 import type { Report } from "../report/schema.js";
+import type { FailureReason } from "./failure-reasons.js";
 import type { CallRow } from "../store/schema.js";
 import type { Company } from "../store/companies.js";
 
@@ -71,7 +72,7 @@ export interface Analyzer {
 /** A failure the pipeline turns into `failed` with this reason (after retries when `retryable`). */
 export class StageError extends Error {
   constructor(
-    readonly reason: string,
+    readonly reason: FailureReason,
     message: string,
     readonly retryable: boolean = false,
     /** A short, client-safe detail (no URLs, hosts or paths), shown as the call's failure_detail. */

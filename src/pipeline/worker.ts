@@ -13,6 +13,7 @@ import { releaseJob } from "../queue/release-job.js";
 import { retryJob } from "../queue/retry-job.js";
 import { setJobProgress } from "../queue/set-progress.js";
 import type { Report } from "../report/schema.js";
+import { reviewRequired } from "../report/review-policy.js";
 import { validateReport } from "../report/validate.js";
 import type { Services } from "../services.js";
 import { getCall } from "../store/calls.js";
@@ -20,6 +21,7 @@ import { getCompany, type Company } from "../store/companies.js";
 import type { Tx } from "../store/db.js";
 import { insertReport } from "../store/reports.js";
 import type { CallRow, JobRow } from "../store/schema.js";
+import { isTerminal } from "../store/states.js";
 import { storeTranscript } from "../lifecycle/redaction/store-transcript.js";
 import { redactsAudio, silenceRedactedAudio } from "../lifecycle/redaction/silence-audio.js";
 import { latestTranscriptRow, toTranscript } from "../store/transcripts.js";
@@ -164,7 +166,7 @@ async function runStages(ctx: WorkerContext, job: JobRow, isLost: () => boolean)
   const progress = (stage: string, percent: number | null) => setJobProgress(db, { jobId: job.id, workerId: ctx.workerId, stage, progress: percent });
 
   let call = await getCall(db, job.call_id);
-  if (!call || call.processing_status === "complete" || call.processing_status === "failed") {
+  if (!call || isTerminal(call.processing_status)) {
     // Nothing left to do (the call finished under an earlier job): close this one quietly.
     await tx((trx) => completeJob(trx, { jobId: job.id, workerId: ctx.workerId, now: now() }));
     return;
@@ -243,7 +245,7 @@ async function runStages(ctx: WorkerContext, job: JobRow, isLost: () => boolean)
   });
 }
 
-/** DESIGN "priority": high-value calls, compliance alerts and low scores always ask for a manager. */
+/** The analyzer's report, validated, with the review flag set by policy (report/review-policy.ts). */
 export function finalizeReport(raw: Report, call: CallRow, company: Company): Report {
   let candidate: Report;
   try {
@@ -251,12 +253,7 @@ export function finalizeReport(raw: Report, call: CallRow, company: Company): Re
   } catch (e) {
     throw new StageError("analysis_failed", describe(e), true);
   }
-  const metadata = JSON.parse(call.metadata || "{}") as Record<string, unknown>;
-  const review =
-    candidate.manager_review_required === true ||
-    metadata.high_value_opportunity === true ||
-    candidate.compliance_alerts.length > 0 ||
-    candidate.overall_score < company.low_score_threshold;
+  const review = reviewRequired(candidate, call, company.low_score_threshold, candidate.manager_review_required === true);
   return validateReport({ ...candidate, manager_review_required: review });
 }
 

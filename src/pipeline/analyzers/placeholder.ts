@@ -1,3 +1,4 @@
+import { isHighValue } from "../../calls/high-value.js";
 import { createHash } from "node:crypto";
 import { SCORE_CATEGORIES, type Report, type ScoreBreakdown } from "../../report/schema.js";
 import { validateReport } from "../../report/validate.js";
@@ -43,8 +44,7 @@ export function submissionSeed(call: CallRow): string {
 
 export function placeholderReport(call: CallRow): Report {
   const rng = new SeededRandom(submissionSeed(call));
-  const metadata = safeParse(call.metadata);
-  const highValue = metadata.high_value_opportunity === true;
+  const highValue = isHighValue(call.metadata);
   const rep = clip(call.rep_name?.trim() || "the rep", 80);
   const customer = clip(call.customer_name?.trim() || "the customer", 80);
   const duration = callDuration(call);

@@ -1,4 +1,5 @@
 import type { Report } from "../../report/schema.js";
+import { reviewRequired } from "../../report/review-policy.js";
 import { validateReport } from "../../report/validate.js";
 import type { Company } from "../../store/companies.js";
 import type { CallRow } from "../../store/schema.js";
@@ -70,14 +71,6 @@ function clampInt(n: number, min: number, max: number): number {
   return Math.max(min, Math.min(max, Math.round(Number.isFinite(n) ? n : min)));
 }
 
-function highValue(call: CallRow): boolean {
-  try {
-    return (JSON.parse(call.metadata || "{}") as Record<string, unknown>).high_value_opportunity === true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Applied to every analyzer's report before it is stored: numbers in range and
  * consistent, every highlight a real quote at its real time, every compliance
@@ -112,6 +105,6 @@ export function postCheck(candidate: Report, ctx: PostCheckContext): Report {
   });
 
   r.timeline = [...r.timeline].sort((a, b) => a.t - b.t);
-  r.manager_review_required = highValue(ctx.call) || r.compliance_alerts.length > 0 || r.overall_score < ctx.company.low_score_threshold;
+  r.manager_review_required = reviewRequired(r, ctx.call, ctx.company.low_score_threshold);
   return validateReport(r);
 }
