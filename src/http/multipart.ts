@@ -60,7 +60,7 @@ export async function receiveAudioUpload(c: Context, services: Services): Promis
     const truncated: string[] = [];
     const notUtf8: string[] = [];
     let store: Promise<StoredAudio> | undefined;
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     let settled = false;
     let fileStream: Readable | undefined;
 

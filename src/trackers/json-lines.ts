@@ -59,7 +59,7 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
         ws();
         if (text[i] !== ":") fail(`expected ":" after "${key}"`);
         i++;
-        obj[key] = parseValue(path + "/" + key);
+        obj[key] = parseValue(`${path}/${key}`);
         ws();
         if (text[i] === ",") {
           i++;
@@ -81,7 +81,7 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
         return arr;
       }
       for (;;) {
-        arr.push(parseValue(path + "/" + arr.length));
+        arr.push(parseValue(`${path}/${arr.length}`));
         ws();
         if (text[i] === ",") {
           i++;
@@ -108,7 +108,7 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
     lineOf: (p) => {
       // The deepest recorded ancestor: a missing key is reported at its object.
       for (let n = p.length; n >= 0; n--) {
-        const l = lines.get(p.slice(0, n).map((k) => "/" + k).join(""));
+        const l = lines.get(p.slice(0, n).map((k) => `/${k}`).join(""));
         if (l !== undefined) return l;
       }
       return 1;

@@ -9,7 +9,7 @@ import { runOnce } from "../../src/pipeline/worker.js";
 import { setQueuePipeline } from "../../src/queue/job-pipeline.js";
 import { latestTranscriptRow } from "../../src/store/transcripts.js";
 import { fixture } from "../helpers/fixtures.js";
-import { servicesWithCompany, testServices } from "../helpers/services.js";
+import { servicesWithCompany, type testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 
@@ -29,7 +29,11 @@ describe("worker pool and progress", () => {
 
   it("stop() lets a job finish within the grace time", async () => {
     const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: {} });
-    const slow: Analyzer = { name: "slow", analyze: async (i) => (await new Promise((r) => setTimeout(r, 200)), placeholderAnalyzer.analyze(i)) };
+    const slow: Analyzer = { name: "slow", analyze: async (i) => {
+        await new Promise((r) => setTimeout(r, 200));
+        return placeholderAnalyzer.analyze(i);
+      },
+    };
     const pool = startWorkers(s, { count: 2, parts: { mode: "placeholder", transcriber: null, analyzer: slow, transcriptAnalyzer: () => slow } });
     await until(async () => (await s.store.db.selectFrom("jobs").select("status").where("call_id", "=", call.id).executeTakeFirstOrThrow()).status === "running");
     await pool.stop(5_000);
@@ -44,7 +48,10 @@ describe("worker pool and progress", () => {
       analyze: (i) =>
         new Promise((resolve, reject) => {
           const t = setTimeout(() => resolve(placeholderAnalyzer.analyze(i)), 30_000);
-          i.signal?.addEventListener("abort", () => (clearTimeout(t), reject(new Error("aborted"))));
+          i.signal?.addEventListener("abort", () => {
+            clearTimeout(t);
+            reject(new Error("aborted"));
+          });
         }),
     };
     const pool = startWorkers(s, { count: 1, parts: { mode: "placeholder", transcriber: null, analyzer: stuck, transcriptAnalyzer: () => stuck } });

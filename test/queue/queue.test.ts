@@ -7,7 +7,7 @@ import { extendLease } from "../../src/queue/extend-lease.js";
 import { reclaimExpiredJobs } from "../../src/queue/reclaim-expired.js";
 import { releaseJob } from "../../src/queue/release-job.js";
 import { openSqlite } from "../../src/store/driver.js";
-import { servicesWithCompany, testServices } from "../helpers/services.js";
+import { servicesWithCompany, type testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 

@@ -38,7 +38,7 @@ function quoteIndex(transcript: Transcript): QuoteIndex {
       parts.push(n);
       at += n.length + 1;
     }
-    idx = { joined: parts.join(" ") + " ", starts };
+    idx = { joined: `${parts.join(" ")} `, starts };
     indexes.set(transcript, idx);
   }
   return idx;

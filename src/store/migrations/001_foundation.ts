@@ -1,4 +1,4 @@
-import { type Kysely, type Migration } from "kysely";
+import type { Kysely, Migration } from "kysely";
 
 /** Tenants, their API keys and calls. */
 export const m001_foundation: Migration = {

@@ -63,7 +63,11 @@ function wasHandled(ev: Evidence, hit: TrackerHit): boolean {
 
 function firstPerType(hits: TrackerHit[]): TrackerHit[] {
   const seen = new Set<string>();
-  return hits.filter((h) => (seen.has(h.tracker.type) ? false : (seen.add(h.tracker.type), true)));
+  return hits.filter((h) => {
+    if (seen.has(h.tracker.type)) return false;
+    seen.add(h.tracker.type);
+    return true;
+  });
 }
 
 function emptyReport(reason: string): Report {
