@@ -36,3 +36,18 @@ export async function listCompanyCalls(db: DbOrTx, companyId: number, opts: { li
   if (opts.startingAfter !== undefined) q = q.where("id", "<", opts.startingAfter);
   return q.orderBy("id", "desc").limit(opts.limit).execute();
 }
+
+/** Records a fetched recording on its call; the URL is stored as given (the caller strips credentials). */
+export async function setCallAudio(db: DbOrTx, callId: number, audio: { sha256: string; format: string; bytes: number; recordingUrl: string | null }): Promise<void> {
+  await db
+    .updateTable("calls")
+    .set({ audio_sha256: audio.sha256, audio_format: audio.format, audio_bytes: audio.bytes, recording_url: audio.recordingUrl })
+    .where("id", "=", callId)
+    .execute();
+}
+
+/** Why the call was last queued (e.g. "accepted", "reprocess"), or null when it never was. */
+export async function lastQueuedReason(db: DbOrTx, callId: number): Promise<string | null> {
+  const row = await db.selectFrom("call_history").select("reason").where("call_id", "=", callId).where("to_status", "=", "queued").orderBy("id", "desc").limit(1).executeTakeFirst();
+  return row?.reason ?? null;
+}
