@@ -1,7 +1,6 @@
 import { isHighValue } from "../calls/high-value.js";
 import { scrubRawPayload } from "../calls/recording-url.js";
-import { findCallByExternalId, insertCallUnlessDuplicate } from "../store/calls.js";
-import { CompiledQuery } from "kysely";
+import { findCallByExternalId, insertAcceptedHistory, insertCallUnlessDuplicate } from "../store/calls.js";
 import type { Db, Tx } from "../store/db.js";
 import { createGroupCommit, type GroupCommit } from "../store/group-commit.js";
 import type { CallRow } from "../store/schema.js";
@@ -56,8 +55,6 @@ export const HIGH_VALUE_PRIORITY = 10;
 export function priorityOf(metadata: Record<string, unknown> | null | undefined): number {
   return isHighValue(metadata) ? HIGH_VALUE_PRIORITY : 0;
 }
-
-const INSERT_FIRST_HISTORY = `insert into "call_history" ("call_id", "from_status", "to_status", "reason", "at") values (?, null, 'queued', 'accepted', ?)`;
 
 interface Submission {
   input: AcceptInput;
@@ -137,7 +134,7 @@ export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date, pipelin
     const existing = await findCallByExternalId(trx, input.companyId, f.external_call_id!);
     return { call: existing!, duplicate: true };
   }
-  await trx.executeQuery(CompiledQuery.raw(INSERT_FIRST_HISTORY, [inserted.id, ts]));
+  await insertAcceptedHistory(trx, inserted.id, ts);
   if (input.transcript) await storeTranscript(trx, { companyId: input.companyId, callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
   await insertFirstJob(trx, { callId: inserted.id, priority, pipeline: input.transcript ? "any" : pipeline }, now);
   await recordEvent(trx, inserted, "call.received", {}, now);

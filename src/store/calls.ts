@@ -1,5 +1,5 @@
 import { CompiledQuery } from "kysely";
-import type { DbOrTx } from "./db.js";
+import type { DbOrTx, Tx } from "./db.js";
 import type { CallRow, NewCall } from "./schema.js";
 
 /**
@@ -50,4 +50,12 @@ export async function setCallAudio(db: DbOrTx, callId: number, audio: { sha256: 
 export async function lastQueuedReason(db: DbOrTx, callId: number): Promise<string | null> {
   const row = await db.selectFrom("call_history").select("reason").where("call_id", "=", callId).where("to_status", "=", "queued").orderBy("id", "desc").limit(1).executeTakeFirst();
   return row?.reason ?? null;
+}
+
+/** Exported for the test that runs it against a migrated database (test/store/raw-sql.test.ts). */
+export const INSERT_ACCEPTED_HISTORY = `insert into "call_history" ("call_id", "from_status", "to_status", "reason", "at") values (?, null, 'queued', 'accepted', ?)`;
+
+/** The first history row of a call just accepted. Plain SQL for the same reason as insertCallUnlessDuplicate: it runs once per accepted call. */
+export async function insertAcceptedHistory(trx: Tx, callId: number, at: string): Promise<void> {
+  await trx.executeQuery(CompiledQuery.raw(INSERT_ACCEPTED_HISTORY, [callId, at]));
 }
