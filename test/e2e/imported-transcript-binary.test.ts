@@ -5,19 +5,7 @@ import { ReportSchema } from "../../src/report/schema.js";
 import { runBinary, startServeBinary, waitForAnalyzedReport } from "../helpers/binary.js";
 import { tempDir } from "../helpers/services.js";
 import { cli, json } from "../helpers/cli.js";
-import { fixture } from "../helpers/fixtures.js";
-
-const VTT = `WEBVTT
-
-00:00:00.500 --> 00:00:05.000
-<v Tony>Hi, Tony from Summit Capital. We guarantee a return of nine percent a year.
-
-00:00:05.500 --> 00:00:08.000
-<v Ellis>That sounds too good. It's more than we budgeted anyway.
-
-00:00:08.500 --> 00:00:12.000
-<v Tony>It's completely risk-free, but you have to decide right now.
-`;
+import { fixture, VTT } from "../helpers/fixtures.js";
 
 describe("imported transcript through the executable (serve, placeholder pipeline)", () => {
   it("POST /api/v1/calls/{id}/transcript leads to a stored, schema-valid rules report; healthz names the analyzer", async () => {

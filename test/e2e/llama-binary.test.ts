@@ -4,9 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIMD_FEATURES } from "../../src/engines/llama-addon.js";
 import { cpuFeatures } from "../../src/engines/cpu-features.js";
 import { ReportSchema } from "../../src/report/schema.js";
-import { repoRoot } from "../helpers/fixtures.js";
+import { fixture, repoRoot, VTT } from "../helpers/fixtures.js";
 import { ensureBinary, runBinary, startServeBinary, waitForAnalyzedReport } from "../helpers/binary.js";
-import { fixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
 
 /**
@@ -18,17 +17,6 @@ import { tempDir } from "../helpers/services.js";
 const MODEL = fixture("stories260K.gguf");
 // The SIMD build is embedded when native/build-llama.mjs could build it (cmake and g++ present).
 const SIMD = fs.existsSync(path.join(repoRoot, "native", "out", "llama-x86-64-v3", "index.node")) && SIMD_FEATURES.every((f) => cpuFeatures()[f]);
-const VTT = `WEBVTT
-
-00:00:00.500 --> 00:00:05.000
-<v Tony>Hi, Tony from Summit Capital. We guarantee a return of nine percent a year.
-
-00:00:05.500 --> 00:00:08.000
-<v Ellis>That sounds too good. It's more than we budgeted anyway.
-
-00:00:08.500 --> 00:00:12.000
-<v Tony>It's completely risk-free, but you have to decide right now.
-`;
 
 describe.skipIf(!fs.existsSync(MODEL))("llama analyzer inside the executable", () => {
   let dir: string;
