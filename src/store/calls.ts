@@ -53,7 +53,8 @@ export async function lastQueuedReason(db: DbOrTx, callId: number): Promise<stri
 }
 
 /** Exported for the test that runs it against a migrated database (test/store/raw-sql.test.ts). */
-export const INSERT_ACCEPTED_HISTORY = `insert into "call_history" ("call_id", "from_status", "to_status", "reason", "at") values (?, null, 'queued', 'accepted', ?)`;
+export const INSERT_ACCEPTED_HISTORY =
+  `insert into "call_history" ("call_id", "from_status", "to_status", "reason", "at") ` + `values (?, null, 'queued', 'accepted', ?)`;
 
 /** The first history row of a call just accepted. Plain SQL for the same reason as insertCallUnlessDuplicate: it runs once per accepted call. */
 export async function insertAcceptedHistory(trx: Tx, callId: number, at: string): Promise<void> {
