@@ -11,6 +11,8 @@ export class JsonLineError extends Error {
   }
 }
 
+// long-function: one recursive-descent parser whose steps share its cursor; JSON.parse cannot replace it because
+// the shipped executable's runtime (Bun) gives no position in its SyntaxError, so tracker files would lose their line numbers.
 export function parseJsonWithLines(text: string): { value: unknown; lineOf: (path: (string | number)[]) => number } {
   const lines = new Map<string, number>();
   let i = 0;
