@@ -115,9 +115,7 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
   const outcome = outcomeOf(steps);
   const likelihood = closeLikelihood(signals, nextSteps, objections, outcome);
 
-  const ranked = (Object.entries(breakdown) as [ScoreCategory, number][]).sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
-  const weakest = ranked.slice(0, 3).filter(([, v]) => v <= 6);
-  const strongest = ranked.filter(([, v]) => v >= 8).reverse();
+  const { ranked, weakest, strongest } = rankCategories(breakdown);
 
   const missed = missedOpportunities(ev, { objections, signals, nextSteps, outcome });
   const highlights = highlightsOf(ev, { objections, signals, nextSteps, commitments, pains });
@@ -157,6 +155,12 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
     timeline,
     confidence_level: ev.speakersKnown && ev.segments.length >= 10 ? "medium" : "low",
   };
+}
+
+/** Categories from weakest to strongest (ties by name); the three weakest at 6 or less, the strong ones at 8 or more. */
+function rankCategories(breakdown: ScoreBreakdown) {
+  const ranked = (Object.entries(breakdown) as [ScoreCategory, number][]).sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
+  return { ranked, weakest: ranked.slice(0, 3).filter(([, v]) => v <= 6), strongest: ranked.filter(([, v]) => v >= 8).reverse() };
 }
 
 type Hit = TrackerHit;
