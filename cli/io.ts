@@ -11,8 +11,8 @@ export interface Io {
 }
 
 export const processIo: Io = {
-  out: (t) => process.stdout.write(t.endsWith("\n") ? t : t + "\n"),
-  err: (t) => process.stderr.write(t.endsWith("\n") ? t : t + "\n"),
+  out: (t) => process.stdout.write(t.endsWith("\n") ? t : `${t}\n`),
+  err: (t) => process.stderr.write(t.endsWith("\n") ? t : `${t}\n`),
   get stdoutIsTty() {
     return process.stdout.isTTY === true;
   },

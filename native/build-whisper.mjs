@@ -132,7 +132,7 @@ function main() {
   const tmp = `${addon}.tmp-${process.pid}`;
   fs.copyFileSync(built, tmp);
   fs.renameSync(tmp, addon);
-  fs.writeFileSync(infoFile, JSON.stringify({ key, target: target.name, features: target.features, versions, built_at: new Date().toISOString() }, null, 2) + "\n");
+  fs.writeFileSync(infoFile, `${JSON.stringify({ key, target: target.name, features: target.features, versions, built_at: new Date().toISOString() }, null, 2)}\n`);
   say(`built ${path.relative(root, addon)}`);
 }
 

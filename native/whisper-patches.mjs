@@ -27,8 +27,8 @@ export function applyPatches(fs, path, dir, patches) {
   for (const p of patches) {
     const file = path.join(dir, p.file);
     const text = fs.readFileSync(file, "utf8");
-    const matches = text.match(new RegExp(p.find.source, p.find.flags.includes("g") ? p.find.flags : p.find.flags + "g"));
-    if (!matches || matches.length !== 1) throw new Error(`patch for ${p.file} (${p.why}) matched ${matches?.length ?? 0} times, expected once`);
+    const matches = text.match(new RegExp(p.find.source, p.find.flags.includes("g") ? p.find.flags : `${p.find.flags}g`));
+    if (matches?.length !== 1) throw new Error(`patch for ${p.file} (${p.why}) matched ${matches?.length ?? 0} times, expected once`);
     fs.writeFileSync(file, text.replace(p.find, p.replace));
   }
 }

@@ -24,5 +24,5 @@ for (const t of BUILTIN_TRACKERS) {
   console.log(`${t.id}: ${t.examples.length} examples, ${Object.keys(model.weights).length} weights`);
 }
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), "../src/trackers/weights.json");
-fs.writeFileSync(file, JSON.stringify(out) + "\n");
+fs.writeFileSync(file, `${JSON.stringify(out)}\n`);
 console.log(`wrote ${file}`);

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import path from "node:path";
 import { AppError } from "./errors.js";
 import { parseRuleList, type PolicyRule } from "./pipeline/download-policy.js";
@@ -85,34 +86,34 @@ interface Setting<K extends keyof Config> {
 const str: Parser<string> = (raw) => raw;
 const optStr: Parser<string | undefined> = (raw) => (raw === "" ? undefined : raw);
 
+/** A zod schema as a setting's parser: any failure is one invalid_config naming the flag or variable, the value and what was expected. */
+function parser<T>(schema: z.ZodType<T>, expected: string): Parser<T> {
+  return (raw, name) => {
+    const r = schema.safeParse(raw);
+    if (!r.success) throw new AppError("invalid_config", `invalid value for ${name}: "${raw}" (expected ${expected})`);
+    return r.data;
+  };
+}
+
 function int(min: number, max: number): Parser<number> {
-  return (raw, name) => {
-    const n = Number(raw);
-    if (!/^-?\d+$/.test(String(raw).trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
-      throw new AppError("invalid_config", `invalid value for ${name}: "${raw}" (expected an integer from ${min} to ${max})`);
-    }
-    return n;
-  };
+  const schema = z
+    .string()
+    .trim()
+    .regex(/^-?\d+$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max).refine(Number.isSafeInteger));
+  return parser(schema, `an integer from ${min} to ${max}`);
 }
 
-function oneOf<T extends string>(values: readonly T[]): Parser<T> {
-  return (raw, name) => {
-    if (!values.includes(raw as T)) {
-      throw new AppError("invalid_config", `invalid value for ${name}: "${raw}" (expected one of ${values.join(", ")})`);
-    }
-    return raw as T;
-  };
+function oneOf<T extends string>(values: readonly [T, ...T[]]): Parser<T> {
+  return parser(z.enum(values as [T, ...T[]]) as unknown as z.ZodType<T>, `one of ${values.join(", ")}`);
 }
 
-const url: Parser<string> = (raw, name) => {
-  try {
-    const u = new URL(raw);
-    if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("protocol");
-    return raw.replace(/\/+$/, "");
-  } catch {
-    throw new AppError("invalid_config", `invalid value for ${name}: "${raw}" (expected an http(s) URL)`);
-  }
-};
+/** An http(s) URL, without trailing slashes. */
+const url = parser(
+  z.url({ protocol: /^https?$/ }).transform((raw) => raw.replace(/\/+$/, "")),
+  "an http(s) URL",
+);
 
 function def<K extends keyof Config>(s: Setting<K>): Setting<K> {
   return s;
@@ -143,7 +144,6 @@ export const SETTINGS = [
   def({ key: "ffmpegPath", flag: "--ffmpeg", env: "CALLREVIEW_FFMPEG", default: undefined, parse: optStr, doc: "ffmpeg executable for OGG/Opus, M4A/MP4, WebM (default: ffmpeg on PATH, then the bundled npm binary)." }),
   def({ key: "jobLeaseSeconds", flag: "--job-lease-seconds", env: "CALLREVIEW_JOB_LEASE_SECONDS", default: 60, parse: int(1, 86_400), doc: "Seconds a worker holds a job without a heartbeat before another worker may take it over." }),
   def({ key: "downloadConnectTimeoutMs", flag: "--download-connect-timeout-ms", env: "CALLREVIEW_DOWNLOAD_CONNECT_TIMEOUT_MS", default: 10_000, parse: int(1, 600_000), doc: "recording_url: time allowed until response headers arrive, ms." }),
-  def({ key: "downloadTimeoutMs", flag: "--download-timeout-ms", env: "CALLREVIEW_DOWNLOAD_TIMEOUT_MS", default: 600_000, parse: int(1, 86_400_000), doc: "recording_url: time allowed for the whole download, ms." }),
   def({ key: "downloadAllow", flag: "--download-allow", env: "CALLREVIEW_DOWNLOAD_ALLOW", default: [], parse: parseRuleList, doc: "recording_url: fetch only from these CIDRs / host names (comma-separated); ranges listed also lift the built-in denies." }),
   def({ key: "downloadDeny", flag: "--download-deny", env: "CALLREVIEW_DOWNLOAD_DENY", default: [], parse: parseRuleList, doc: "recording_url: never fetch from these CIDRs / host names (comma-separated), on top of the built-in denies." }),
   def({ key: "downloadIdleTimeoutMs", flag: "--download-idle-timeout-ms", env: "CALLREVIEW_DOWNLOAD_IDLE_TIMEOUT_MS", default: 20_000, parse: int(1, 3_600_000), doc: "recording_url: longest wait for the next bytes of the body, ms (a stalled server fails the attempt, a slow but steady one does not)." }),

@@ -9,6 +9,7 @@ import { latestJobOfCall } from "../../src/queue/job-of-call.js";
 import { getCall } from "../../src/store/calls.js";
 import { listCallsForAdmin } from "../../src/store/calls-admin-list.js";
 import type { CallRow } from "../../src/store/schema.js";
+import type { ProcessingStatus } from "../../src/store/states.js";
 import type { Services } from "../../src/services.js";
 import { intRange, positiveInt } from "../arg-parsers.js";
 import { printTable } from "../table.js";
@@ -32,7 +33,7 @@ function callsListCommand(calls: Command, ctx: CliContext): void {
     .addOption(new Option("--status <status>", "only calls in this processing status").choices(PROCESSING_STATUSES))
     .addOption(new Option("--limit <n>", "how many (1-1000)").argParser(intRange(1, 1000)).default(25))
     .option("--json", "print the calls as JSON")
-    .action(async (opts: { company?: number; status?: string; limit: number; json?: boolean }, cmd: Command) => {
+    .action(async (opts: { company?: number; status?: ProcessingStatus; limit: number; json?: boolean }, cmd: Command) => {
       const rows = await withServices(cmd, ctx, (s) => listCallsForAdmin(s.store.db, { companyId: opts.company, status: opts.status, limit: opts.limit }));
       if (opts.json) printJson(ctx.io, rows.map((r) => ({ company_id: r.company_id, ...toCallResource(r) })));
       else if (rows.length === 0) ctx.io.out("No calls.");

@@ -29,7 +29,7 @@ export function reportCommand(program: Command, ctx: CliContext): void {
 }
 
 export function formatReport(callId: number, r: Report): string {
-  const list = (title: string, xs: string[] | undefined) => (xs && xs.length ? [`${title}:`, ...xs.map((x) => `  - ${x}`)] : []);
+  const list = (title: string, xs: string[] | undefined) => (xs?.length ? [`${title}:`, ...xs.map((x) => `  - ${x}`)] : []);
   const width = Math.max(...Object.keys(r.score_breakdown).map((k) => k.length));
   return [
     `Report for call ${callId}`,

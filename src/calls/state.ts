@@ -8,8 +8,9 @@ import { isoNow } from "../time.js";
  * processing_status values exist. report_status is derived from it here, so
  * report_url (set only when ready) can never disagree with the state.
  */
-export const PROCESSING_STATUSES = ["queued", "transcribing", "analyzing", "complete", "failed"] as const;
-export type ProcessingStatus = (typeof PROCESSING_STATUSES)[number];
+import { PROCESSING_STATUSES, type ProcessingStatus } from "../store/states.js";
+
+export { PROCESSING_STATUSES, type ProcessingStatus };
 export const WORKING_STATUSES: readonly ProcessingStatus[] = ["queued", "transcribing", "analyzing"];
 
 const ALLOWED: Record<ProcessingStatus, readonly ProcessingStatus[]> = {
@@ -48,7 +49,7 @@ export interface TransitionOptions {
 export async function transitionCall(trx: Tx, callId: number, to: ProcessingStatus, opts: TransitionOptions = {}): Promise<{ call: CallRow; changed: boolean; from: ProcessingStatus }> {
   const current = await trx.selectFrom("calls").selectAll().where("id", "=", callId).executeTakeFirst();
   if (!current) throw new AppError("not_found", `call ${callId} not found`);
-  const from = current.processing_status as ProcessingStatus;
+  const from = current.processing_status;
   if (from === to) return { call: current, changed: false, from };
   if (!canTransition(from, to)) throw new AppError("conflict", `call ${callId} cannot go from ${from} to ${to}`);
   if (to === "failed" && !opts.failureReason) throw new AppError("internal_error", "a failed call needs a failure_reason");

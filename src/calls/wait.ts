@@ -1,6 +1,7 @@
 import type { Services } from "../services.js";
 import { latestJobOfCall } from "../queue/job-of-call.js";
 import type { CallRow } from "../store/schema.js";
+import { isTerminal } from "../store/states.js";
 
 export interface CallProgress {
   call: CallRow;
@@ -18,5 +19,5 @@ export async function callProgress(services: Services, callId: number): Promise<
 }
 
 export function isFinished(call: CallRow): boolean {
-  return call.processing_status === "complete" || call.processing_status === "failed";
+  return isTerminal(call.processing_status);
 }

@@ -1,6 +1,7 @@
 import { PROCESSING_STATUSES } from "../calls/state.js";
 import { AppError } from "../errors.js";
 import type { CallFilters } from "../store/console-calls.js";
+import type { ProcessingStatus } from "../store/states.js";
 import { toMatchQuery } from "./search-sqlite.js";
 
 /** The calls page's query string, as typed in its form (names are what the form sends). */
@@ -30,7 +31,7 @@ export function toCallFilters(p: FilterParams): CallFilters {
   const errors: Record<string, string[]> = {};
   const f: CallFilters = {};
   if (p.status) {
-    if ((PROCESSING_STATUSES as readonly string[]).includes(p.status)) f.status = p.status;
+    if ((PROCESSING_STATUSES as readonly string[]).includes(p.status)) f.status = p.status as ProcessingStatus;
     else errors.status = [`one of ${PROCESSING_STATUSES.join(", ")}`];
   }
   if (p.alerts === "1") f.alerts = true;

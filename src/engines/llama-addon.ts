@@ -88,8 +88,6 @@ function simdFileState(): "present" | "absent" {
   return simdTrial.module ? "present" : "absent";
 }
 
-const hasSimdCpu = (f: CpuFeatures) => SIMD_FEATURES.every((k) => f[k]);
-
 let loaded: { module: LlamaModule; info: LlamaEngineInfo } | undefined;
 
 /**

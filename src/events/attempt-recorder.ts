@@ -33,7 +33,7 @@ export class AttemptRecorder {
           batch.map((b) => b.record),
           this.logger,
         );
-        batch.forEach((b, i) => b.done(kept[i]));
+        for (const [i, b] of batch.entries()) b.done(kept[i]);
       } catch (e) {
         for (const b of batch) b.fail(e);
       }

@@ -151,7 +151,7 @@ export class Dispatcher {
   }
 
   private async attempt(row: WebhookDeliveryRow, token: string, endpoint: WebhookEndpointRow | undefined, payload: string | undefined): Promise<AttemptResult> {
-    if (!endpoint || endpoint.enabled !== 1) {
+    if (endpoint?.enabled !== 1) {
       // Disabled or removed since the claim: give the delivery back untouched.
       await releaseDelivery(this.db, row.id, token);
       return { deliveryId: row.id, status: "released", responseStatus: null, error: null, nextAttemptAt: null };

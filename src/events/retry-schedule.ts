@@ -1,5 +1,5 @@
 /**
- * DESIGN.md "retries": after the first failed attempt, retry at +30 s, 2 min,
+ * docs/webhooks.md "Retries, statuses, timeouts": after the first failed attempt, retry at +30 s, 2 min,
  * 10 min, 1 h, 3 h, 6 h, 12 h, 24 h (each ±10 % jitter so a receiver coming
  * back is not hit by every delivery in the same second), then give up: nine
  * attempts over about two days, so a receiver that is down for a day still

@@ -19,7 +19,7 @@ export function isEventType(s: string): s is EventType {
   return (EVENT_TYPES as readonly string[]).includes(s);
 }
 
-/** The JSON body every receiver gets (DESIGN.md "event payload"). */
+/** The JSON body every receiver gets (docs/webhooks.md "What a receiver gets"). */
 export interface EventBody {
   id: string;
   type: EventType;

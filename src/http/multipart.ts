@@ -32,6 +32,28 @@ export function assertUtf8Fields(upload: ReceivedUpload): void {
 }
 
 /**
+ * Receives an upload (receiveAudioUpload), checks it has UTF-8 text parts and a
+ * `file`, and hands it to `use`, which writes the call. The pin is released
+ * afterwards; on any failure the stored file is discarded unless a call uses it,
+ * so a refused upload leaves nothing behind.
+ */
+export async function withAudioUpload<T>(c: Context, services: Services, use: (upload: ReceivedUpload & { audio: StoredAudio }) => Promise<T>): Promise<T> {
+  const upload = await receiveAudioUpload(c, services);
+  try {
+    assertUtf8Fields(upload);
+    const { audio } = upload;
+    if (!audio) throw new AppError("no_file", "the request has no `file` part");
+    const result = await use({ ...upload, audio });
+    upload.release();
+    return result;
+  } catch (e) {
+    upload.release();
+    if (upload.audio) await discardAudioIfUnused(services.store.db, services.config.dataDir, upload.audio.sha256).catch(() => undefined);
+    throw e;
+  }
+}
+
+/**
  * Reads a multipart/form-data request as a stream: the `file` part flows
  * straight into the content-addressed audio store (hashed, sniffed, size-capped,
  * never whole in memory); text parts are small and kept. Parts other than
@@ -60,7 +82,7 @@ export async function receiveAudioUpload(c: Context, services: Services): Promis
     const truncated: string[] = [];
     const notUtf8: string[] = [];
     let store: Promise<StoredAudio> | undefined;
-    let release = () => undefined as void;
+    let release: () => void = () => undefined;
     let settled = false;
     let fileStream: Readable | undefined;
 

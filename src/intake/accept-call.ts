@@ -1,6 +1,6 @@
-import { executeRaw } from "../store/dialect.js";
+import { isHighValue } from "../calls/high-value.js";
 import { scrubRawPayload } from "../calls/recording-url.js";
-import { findCallByExternalId, insertCallUnlessDuplicate } from "../store/calls.js";
+import { findCallByExternalId, insertAcceptedHistory, insertCallUnlessDuplicate } from "../store/calls.js";
 import type { Db, Tx } from "../store/db.js";
 import { createGroupCommit, type GroupCommit } from "../store/group-commit.js";
 import type { CallRow } from "../store/schema.js";
@@ -30,7 +30,9 @@ export interface CallFields {
   metadata?: Record<string, unknown> | null;
 }
 
-export type IntakeKind = "api" | "upload" | "inbound_webhook" | "cli";
+import type { Intake } from "../store/states.js";
+
+export type IntakeKind = Intake;
 
 export interface AcceptInput {
   companyId: number;
@@ -51,10 +53,8 @@ export interface AcceptResult {
 export const HIGH_VALUE_PRIORITY = 10;
 
 export function priorityOf(metadata: Record<string, unknown> | null | undefined): number {
-  return metadata?.high_value_opportunity === true ? HIGH_VALUE_PRIORITY : 0;
+  return isHighValue(metadata) ? HIGH_VALUE_PRIORITY : 0;
 }
-
-const INSERT_FIRST_HISTORY = `insert into "call_history" ("call_id", "from_status", "to_status", "reason", "at") values (?, null, 'queued', 'accepted', ?)`;
 
 interface Submission {
   input: AcceptInput;
@@ -134,7 +134,7 @@ export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date, pipelin
     const existing = await findCallByExternalId(trx, input.companyId, f.external_call_id!);
     return { call: existing!, duplicate: true };
   }
-  await executeRaw(trx, INSERT_FIRST_HISTORY, [inserted.id, ts]);
+  await insertAcceptedHistory(trx, inserted.id, ts);
   if (input.transcript) await storeTranscript(trx, { companyId: input.companyId, callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
   await insertFirstJob(trx, { callId: inserted.id, priority, pipeline: input.transcript ? "any" : pipeline }, now);
   await recordEvent(trx, inserted, "call.received", {}, now);

@@ -68,6 +68,18 @@ export function mapInboundPayload(payload: Record<string, unknown>): InboundMapp
   fields.crm_contact_id = stringish("crm_contact_id", 255);
   fields.crm_deal_id = stringish("crm_deal_id", 255);
 
+  mapContactAndTiming(payload, fields, fail);
+  mapSourceAndMetadata(payload, fields, fail);
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  for (const k of Object.keys(fields) as (keyof CallFields)[]) if (fields[k] === undefined) delete fields[k];
+  return { ok: true, fields };
+}
+
+type Fail = (key: string, msg: string) => void;
+
+/** Emails, recording URL, duration and start time: each under the first of its aliases present. */
+function mapContactAndTiming(payload: Record<string, unknown>, fields: CallFields, fail: Fail): void {
   for (const attr of ["rep_email", "customer_email"] as const) {
     const key = pickKey(payload, INBOUND_KEYS[attr]);
     if (!key) continue;
@@ -98,7 +110,9 @@ export function mapInboundPayload(payload: Record<string, unknown>): InboundMapp
     if (!iso) fail(startKey, "must be an ISO 8601 date-time or Unix seconds");
     else fields.call_started_at = iso;
   }
+}
 
+function mapSourceAndMetadata(payload: Record<string, unknown>, fields: CallFields, fail: Fail): void {
   if (Object.hasOwn(payload, "source_system") && payload.source_system !== null && payload.source_system !== "") {
     const v = payload.source_system;
     if (typeof v !== "string" || v.length > 100) fail("source_system", "must be a string of at most 100 characters");
@@ -113,10 +127,6 @@ export function mapInboundPayload(payload: Record<string, unknown>): InboundMapp
     } else if (!metadataFits(m)) fail("metadata", METADATA_TOO_LARGE);
     else fields.metadata = m as Record<string, unknown>;
   }
-
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  for (const k of Object.keys(fields) as (keyof CallFields)[]) if (fields[k] === undefined) delete fields[k];
-  return { ok: true, fields };
 }
 
 function isHttpUrl(v: string): boolean {

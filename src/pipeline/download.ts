@@ -172,10 +172,6 @@ function checkUrl(raw: string): URL {
   return u;
 }
 
-function blockedError(u: URL, why: string): StageError {
-  return fail(`${u.host} is blocked by the download policy (${why})`, false, "blocked by download policy");
-}
-
 function timeoutError(opts: DownloadOptions): StageError {
   return fail(`download timed out after ${opts.totalTimeoutMs} ms`, true, "timed out");
 }

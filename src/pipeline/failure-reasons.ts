@@ -17,12 +17,15 @@ export const FAILURE_REASONS = {
   transcription_failed: "transcription failed",
   /** No transcription engine is available in this build or configuration. */
   transcriber_unavailable: "no transcriber available",
-  /** The analyzer failed or produced no valid report. */
+  /**
+   * The analyzer failed or produced no valid report. A configured LLM that
+   * cannot load (model file missing, engine missing) is this too, not retried,
+   * with the cause in the message: the rules analyzer always runs, so there is
+   * no "no analyzer" case.
+   */
   analysis_failed: "analysis failed",
-  /** No analyzer is available in this build or configuration. */
-  analyzer_unavailable: "no analyzer available",
   /** An unexpected error, after retries (details in the job's last_error and the log). */
   internal_error: "unexpected error",
 } as const;
 
-export type FailureReason = keyof typeof FAILURE_REASONS | (string & {});
+export type FailureReason = keyof typeof FAILURE_REASONS;

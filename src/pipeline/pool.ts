@@ -30,77 +30,24 @@ const IDLE_POLL_MAX_MS = 250;
  * cannot take all the download slots either.
  */
 export function startWorkers(services: Services, opts: { count: number; downloads?: number; parts?: PipelineParts; onJobDone?: () => void }): WorkerPool {
-  const parts = opts.parts ?? partsFor(services);
-  const leaseMs = services.config.jobLeaseSeconds * 1000;
-  const log = services.logger;
-  const shutdown = new AbortController();
-  const stopDownloads = new AbortController();
-  let stopping = false;
-  const wakers = new Set<() => void>();
-  const cpu = new Slots(opts.count);
   const downloads = new Slots(opts.downloads ?? services.config.downloadConcurrency);
+  const pool: PoolState = {
+    services,
+    parts: opts.parts ?? partsFor(services),
+    leaseMs: services.config.jobLeaseSeconds * 1000,
+    shutdown: new AbortController(),
+    stopDownloads: new AbortController(),
+    stopping: false,
+    wakers: new Set(),
+    cpu: new Slots(opts.count),
+    downloads,
+    onJobDone: opts.onJobDone,
+  };
   const loopCount = opts.count > 0 ? opts.count + downloads.size : 0;
-
-  // One reclaimer per process: jobs of dead workers go back to the queue when their lease ends.
-  const reclaim = () =>
-    reclaimExpiredJobs(services.store.db, services.clock.now())
-      .then((n) => n > 0 && log.warn("reclaimed jobs with expired leases", { count: n }))
-      .catch((e) => log.warn("reclaim failed", { error: (e as Error).message }));
-  const reclaimTimer = opts.count > 0 ? setInterval(reclaim, Math.max(250, Math.min(5000, Math.floor(leaseMs / 4)))) : undefined;
-  if (opts.count > 0) void reclaim();
-
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(t);
-        wakers.delete(done);
-        resolve();
-      };
-      const t = setTimeout(done, ms);
-      wakers.add(done);
-    });
-
-  async function loop(n: number): Promise<void> {
-    const base: WorkerContext = { services, parts, workerId: newWorkerId(n), leaseMs, signal: shutdown.signal };
-    let idle = IDLE_POLL_MIN_MS;
-    while (!stopping) {
-      try {
-        await cpu.acquire(shutdown.signal);
-      } catch {
-        return;
-      }
-      const hold = holdSlot(cpu);
-      let pause = 0;
-      try {
-        if (stopping) return;
-        let job;
-        try {
-          job = await claimJob(services.store.db, claimInput(base, services.clock.now()));
-        } catch (e) {
-          log.warn("claim failed", { worker: base.workerId, error: (e as Error).message });
-          pause = IDLE_POLL_MAX_MS;
-          continue;
-        }
-        if (!job) {
-          pause = idle;
-          idle = Math.min(IDLE_POLL_MAX_MS, idle * 2);
-          continue;
-        }
-        idle = IDLE_POLL_MIN_MS;
-        const outcome = await processJob({ ...base, cpu: hold, downloads, stopDownloads: stopDownloads.signal }, job);
-        log.debug("job done", { ...outcome });
-        opts.onJobDone?.();
-      } finally {
-        // Never sleep on a slot: a job back from its download may be waiting for it.
-        hold.release();
-        if (pause > 0) await sleep(pause);
-      }
-    }
-  }
-
-  const loops = Array.from({ length: loopCount }, (_, i) => loop(i));
+  const reclaimTimer = opts.count > 0 ? startReclaimer(services, pool.leaseMs) : undefined;
+  const loops = Array.from({ length: loopCount }, (_, i) => workerLoop(pool, i));
   const wakeAll = () => {
-    for (const w of [...wakers]) w();
+    for (const w of [...pool.wakers]) w();
   };
   // Jobs this process commits wake idle workers at once (the idle poll still finds other processes' jobs).
   const unsubscribe = opts.count > 0 ? onJobsAdded(services.store.db, wakeAll) : undefined;
@@ -110,23 +57,104 @@ export function startWorkers(services: Services, opts: { count: number; download
     wake: wakeAll,
     stop(graceMs = 10_000) {
       stopped ??= (async () => {
-        stopping = true;
+        pool.stopping = true;
         // Downloads are not waited for: they may hang until their timeouts, and their jobs lose nothing by being handed back.
-        stopDownloads.abort();
+        pool.stopDownloads.abort();
         unsubscribe?.();
         if (reclaimTimer) clearInterval(reclaimTimer);
-        for (const w of [...wakers]) w();
+        wakeAll();
         const all = Promise.all(loops);
         let timer: NodeJS.Timeout | undefined;
         const late = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
         clearTimeout(timer);
         if (late) {
           // Running jobs notice the abort at their next checkpoint and release their lease.
-          shutdown.abort();
+          pool.shutdown.abort();
           await all;
         }
       })();
       return stopped;
     },
   };
+}
+
+/** What the worker loops of one pool share. */
+interface PoolState {
+  services: Services;
+  parts: PipelineParts;
+  leaseMs: number;
+  /** Aborted when the grace period is over: running jobs hand back their lease. */
+  shutdown: AbortController;
+  stopDownloads: AbortController;
+  stopping: boolean;
+  /** Idle loops' wake-ups: a new job or stop() ends their sleep early. */
+  wakers: Set<() => void>;
+  cpu: Slots;
+  downloads: Slots;
+  /** Called after each job this process finishes (submit --wait wakes on it instead of polling). */
+  onJobDone?: () => void;
+}
+
+/** One reclaimer per process: jobs of dead workers go back to the queue when their lease ends. */
+function startReclaimer(services: Services, leaseMs: number): NodeJS.Timeout {
+  const log = services.logger;
+  const reclaim = () =>
+    reclaimExpiredJobs(services.store.db, services.clock.now())
+      .then((n) => n > 0 && log.warn("reclaimed jobs with expired leases", { count: n }))
+      .catch((e) => log.warn("reclaim failed", { error: (e as Error).message }));
+  const timer = setInterval(reclaim, Math.max(250, Math.min(5000, Math.floor(leaseMs / 4))));
+  void reclaim();
+  return timer;
+}
+
+function sleepUnlessWoken(pool: PoolState, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      pool.wakers.delete(done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    pool.wakers.add(done);
+  });
+}
+
+async function workerLoop(pool: PoolState, n: number): Promise<void> {
+  const { services, cpu, downloads } = pool;
+  const log = services.logger;
+  const base: WorkerContext = { services, parts: pool.parts, workerId: newWorkerId(n), leaseMs: pool.leaseMs, signal: pool.shutdown.signal };
+  let idle = IDLE_POLL_MIN_MS;
+  while (!pool.stopping) {
+    try {
+      await cpu.acquire(pool.shutdown.signal);
+    } catch {
+      return;
+    }
+    const hold = holdSlot(cpu);
+    let pause = 0;
+    try {
+      if (pool.stopping) return;
+      let job;
+      try {
+        job = await claimJob(services.store.db, claimInput(base, services.clock.now()));
+      } catch (e) {
+        log.warn("claim failed", { worker: base.workerId, error: (e as Error).message });
+        pause = IDLE_POLL_MAX_MS;
+        continue;
+      }
+      if (!job) {
+        pause = idle;
+        idle = Math.min(IDLE_POLL_MAX_MS, idle * 2);
+        continue;
+      }
+      idle = IDLE_POLL_MIN_MS;
+      const outcome = await processJob({ ...base, cpu: hold, downloads, stopDownloads: pool.stopDownloads.signal }, job);
+      log.debug("job done", { ...outcome });
+      pool.onJobDone?.();
+    } finally {
+      // Never sleep on a slot: a job back from its download may be waiting for it.
+      hold.release();
+      if (pause > 0) await sleepUnlessWoken(pool, pause);
+    }
+  }
 }

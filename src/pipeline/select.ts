@@ -1,5 +1,5 @@
 import type { Services } from "../services.js";
-import { createRealAnalyzer } from "./analyzers/factory.js";
+import { analyzerFor } from "./analyzers/factory.js";
 import { placeholderAnalyzer } from "./analyzers/placeholder.js";
 import { StageError, type Analyzer, type Transcriber } from "./ports.js";
 import { openWhisperTranscriber } from "./transcribers/whisper.js";
@@ -27,18 +27,13 @@ export function createLiveTranscriber(services: Services): Transcriber {
   }
 }
 
-/** The live analyzer: rules / llama / ollama per config.analyzer (analyzers/factory.ts). */
-export function createLiveAnalyzer(services: Services): Analyzer {
-  return createRealAnalyzer(services);
-}
-
 /**
  * Builds the parts for services.pipeline. Live parts are built lazily, on the
  * first job that needs them, so a missing engine fails that job with a clear
  * failure_reason instead of stopping the server.
  */
 export function selectPipeline(services: Services): PipelineParts {
-  const liveAnalyzer = lazyAnalyzer(() => createLiveAnalyzer(services));
+  const liveAnalyzer = lazyAnalyzer(() => analyzerFor(services));
   if (services.pipeline === "placeholder") {
     return { mode: "placeholder", transcriber: null, analyzer: placeholderAnalyzer, transcriptAnalyzer: () => liveAnalyzer };
   }

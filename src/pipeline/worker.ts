@@ -13,13 +13,15 @@ import { releaseJob } from "../queue/release-job.js";
 import { retryJob } from "../queue/retry-job.js";
 import { setJobProgress } from "../queue/set-progress.js";
 import type { Report } from "../report/schema.js";
+import { reviewRequired } from "../report/review-policy.js";
 import { validateReport } from "../report/validate.js";
 import type { Services } from "../services.js";
-import { getCall } from "../store/calls.js";
+import { getCall, lastQueuedReason, setCallAudio } from "../store/calls.js";
 import { getCompany, type Company } from "../store/companies.js";
 import type { Tx } from "../store/db.js";
 import { insertReport } from "../store/reports.js";
-import type { CallRow, JobRow } from "../store/schema.js";
+import type { CallRow, JobRow, TranscriptRow } from "../store/schema.js";
+import { isTerminal } from "../store/states.js";
 import { storeTranscript } from "../lifecycle/redaction/store-transcript.js";
 import { redactsAudio, silenceRedactedAudio } from "../lifecycle/redaction/silence-audio.js";
 import { latestTranscriptRow, toTranscript } from "../store/transcripts.js";
@@ -147,103 +149,140 @@ export async function processJob(ctx: WorkerContext, job: JobRow): Promise<JobOu
   }
 }
 
-async function runStages(ctx: WorkerContext, job: JobRow, isLost: () => boolean): Promise<void> {
-  const { services, parts } = ctx;
-  const db = services.store.db;
-  const now = () => services.clock.now();
-  const checkpoint = () => {
-    if (isLost()) throw new LeaseLost();
-    if (ctx.signal?.aborted) throw new Released();
-  };
+/** One job's run: its fenced transaction, its progress writes and its checkpoint, shared by the stages. */
+interface StageRun {
+  ctx: WorkerContext;
+  job: JobRow;
+  company: Company;
+  now: () => Date;
+  /** Throws when the lease is lost or the pool is stopping: the job then writes nothing more. */
+  checkpoint: () => void;
   /** A stage transaction: fenced by the lease, so a worker that lost its job cannot write. */
-  const tx = <T>(fn: (trx: Tx) => Promise<T>) =>
-    db.transaction().execute(async (trx) => {
-      if (!(await extendLease(trx, { jobId: job.id, workerId: ctx.workerId, leaseMs: ctx.leaseMs, now: now() }))) throw new LeaseLost();
-      return fn(trx);
-    });
-  const progress = (stage: string, percent: number | null) => setJobProgress(db, { jobId: job.id, workerId: ctx.workerId, stage, progress: percent });
+  tx: <T>(fn: (trx: Tx) => Promise<T>) => Promise<T>;
+  progress: (stage: string, percent: number | null) => Promise<void>;
+  move: (to: "transcribing" | "analyzing", reason?: string) => Promise<CallRow>;
+}
 
-  let call = await getCall(db, job.call_id);
-  if (!call || call.processing_status === "complete" || call.processing_status === "failed") {
+/** What the analysis stage reads: the call as it stands, its transcript (null in the placeholder pipeline) and the analyzer. */
+interface AnalysisInput {
+  call: CallRow;
+  transcript: Transcript | null;
+  analyzer: Analyzer;
+  /** The analyze stage was already written in the transaction that moved the call. */
+  analyzeMarked: boolean;
+}
+
+async function runStages(ctx: WorkerContext, job: JobRow, isLost: () => boolean): Promise<void> {
+  const db = ctx.services.store.db;
+  const call = await getCall(db, job.call_id);
+  const now = () => ctx.services.clock.now();
+  const fence = (trx: Tx) => extendLease(trx, { jobId: job.id, workerId: ctx.workerId, leaseMs: ctx.leaseMs, now: now() });
+  if (!call || isTerminal(call.processing_status)) {
     // Nothing left to do (the call finished under an earlier job): close this one quietly.
-    await tx((trx) => completeJob(trx, { jobId: job.id, workerId: ctx.workerId, now: now() }));
+    await db.transaction().execute(async (trx) => {
+      if (!(await fence(trx))) throw new LeaseLost();
+      await completeJob(trx, { jobId: job.id, workerId: ctx.workerId, now: now() });
+    });
     return;
   }
   if (job.attempts > job.max_attempts) throw new StageError("internal_error", `the job stopped its worker ${job.attempts - 1} times`, false);
   const company = await getCompany(db, call.company_id);
   if (!company) throw new StageError("internal_error", `company ${call.company_id} not found`, false);
-
+  const tx = <T>(fn: (trx: Tx) => Promise<T>) =>
+    db.transaction().execute(async (trx) => {
+      if (!(await fence(trx))) throw new LeaseLost();
+      return fn(trx);
+    });
+  const run: StageRun = {
+    ctx,
+    job,
+    company,
+    now,
+    tx,
+    checkpoint: () => {
+      if (isLost()) throw new LeaseLost();
+      if (ctx.signal?.aborted) throw new Released();
+    },
+    progress: (stage, percent) => setJobProgress(db, { jobId: job.id, workerId: ctx.workerId, stage, progress: percent }),
+    move: async (to, reason) => (await tx((trx) => applyTransition(trx, job.call_id, { to, now: now(), reason }))).call,
+  };
   const latest = await latestTranscriptRow(db, call.id);
-  let transcript: Transcript | null = null;
-  let analyzer: Analyzer;
-  let analyzeMarked = false;
+  const input = latest?.source === "imported" ? await importedStage(run, latest) : await audioStages(run, call);
+  await analysisStage(run, input);
+}
 
-  if (latest?.source === "imported") {
-    // The client brought the words: no audio, no transcription; a real analyzer reads them.
-    transcript = toTranscript(latest);
-    analyzer = parts.transcriptAnalyzer();
-    call = (await tx((trx) => applyTransition(trx, job.call_id, { to: "analyzing", now: now(), reason: "imported transcript" }))).call;
-  } else {
-    analyzer = parts.analyzer;
-    if (call.processing_status === "queued" && !parts.transcriber && !call.recording_url) {
-      // Placeholder without a download: nothing happens between the two moves, so one transaction
-      // makes both (same history rows and events, half the commits).
-      call = (
-        await tx(async (trx) => {
-          await applyTransition(trx, job.call_id, { to: "transcribing", now: now() });
-          await setJobProgress(trx, { jobId: job.id, workerId: ctx.workerId, stage: "analyze", progress: null });
-          analyzeMarked = true;
-          return applyTransition(trx, job.call_id, { to: "analyzing", now: now() });
-        })
-      ).call;
-    }
-    if (call.processing_status === "queued") {
-      call = (await tx((trx) => applyTransition(trx, job.call_id, { to: "transcribing", now: now() }))).call;
-    }
-    if (call.processing_status === "transcribing") {
-      checkpoint();
-      const audio = await acquireAudio(ctx, job, call, progress);
-      if (audio) call = (await getCall(db, call.id))!;
-      checkpoint();
-      if (parts.transcriber) {
-        if (!audio) throw new StageError("no_audio", "the call has no recording_url and no uploaded audio", false);
-        await progress("transcribe", 0);
-        const transcriber = parts.transcriber;
-        const t = await transcriber.transcribe({ call, company, audioPath: audio.path, audioFormat: audio.format, onProgress: throttled((p) => void progress("transcribe", p).catch(() => undefined)), signal: ctx.signal });
-        checkpoint();
-        call = (
-          await tx(async (trx) => {
-            // Analysis reads what was stored: the redacted words, never the raw ones.
-            transcript = (await storeTranscript(trx, { companyId: call!.company_id, callId: call!.id, source: "whisper", transcript: t, createdAt: isoNow(now()) })).transcript;
-            return applyTransition(trx, job.call_id, { to: "analyzing", now: now() });
-          })
-        ).call;
-      } else {
-        call = (await tx((trx) => applyTransition(trx, job.call_id, { to: "analyzing", now: now() }))).call;
-      }
-    } else if (call.processing_status === "analyzing" && parts.transcriber) {
-      // Resumed after the transcript was stored (in the same transaction that moved the call here).
-      const row = await latestTranscriptRow(db, call.id);
-      if (!row) throw new StageError("transcription_failed", "no stored transcript to resume from", true);
-      transcript = toTranscript(row);
-    }
+/** The client brought the words: no audio, no transcription; a real analyzer reads them. */
+async function importedStage(run: StageRun, latest: TranscriptRow): Promise<AnalysisInput> {
+  const call = await run.move("analyzing", "imported transcript");
+  return { call, transcript: toTranscript(latest), analyzer: run.ctx.parts.transcriptAnalyzer(), analyzeMarked: false };
+}
+
+/** queued -> transcribing -> analyzing: the audio is acquired and transcribed (live), or the call just passes through (placeholder). */
+async function audioStages(run: StageRun, start: CallRow): Promise<AnalysisInput> {
+  const { parts } = run.ctx;
+  let call = start;
+  const input = { transcript: null as Transcript | null, analyzer: parts.analyzer, analyzeMarked: false };
+  if (call.processing_status === "queued" && !parts.transcriber && !call.recording_url) {
+    // Placeholder without a download: nothing happens between the two moves, so one transaction
+    // makes both (same history rows and events, half the commits).
+    call = await run.tx(async (trx) => {
+      await applyTransition(trx, call.id, { to: "transcribing", now: run.now() });
+      await setJobProgress(trx, { jobId: run.job.id, workerId: run.ctx.workerId, stage: "analyze", progress: null });
+      return (await applyTransition(trx, call.id, { to: "analyzing", now: run.now() })).call;
+    });
+    return { ...input, call, analyzeMarked: true };
   }
+  if (call.processing_status === "queued") call = await run.move("transcribing");
+  if (call.processing_status === "transcribing") return { ...input, ...(await transcriptionStage(run, call)) };
+  if (call.processing_status === "analyzing" && parts.transcriber) {
+    // Resumed after the transcript was stored (in the same transaction that moved the call here).
+    const row = await latestTranscriptRow(run.ctx.services.store.db, call.id);
+    if (!row) throw new StageError("transcription_failed", "no stored transcript to resume from", true);
+    return { ...input, call, transcript: toTranscript(row) };
+  }
+  return { ...input, call };
+}
 
-  // The recording is not read again after transcription: redacted spans can be silenced now (company opt-in).
-  if (transcript && redactsAudio(company.settings)) await silenceRedactedAudio(services, job.call_id, transcript);
-  checkpoint();
-  if (!analyzeMarked) await progress("analyze", null);
-  const raw = await analyzer.analyze({ call, company, transcript, signal: ctx.signal });
-  const report = finalizeReport(raw, call, company);
-  checkpoint();
-  await tx(async (trx) => {
-    await insertReport(trx, { callId: job.call_id, analyzer: analyzer.name, reportJson: JSON.stringify(report), createdAt: isoNow(now()) });
-    await applyTransition(trx, job.call_id, { to: "complete", now: now(), completion: { report, threshold: company.low_score_threshold } });
-    await completeJob(trx, { jobId: job.id, workerId: ctx.workerId, now: now() });
+/** Acquires the audio and, in the live pipeline, transcribes it; stores the transcript and moves the call to analyzing in one transaction. */
+async function transcriptionStage(run: StageRun, start: CallRow): Promise<{ call: CallRow; transcript: Transcript | null }> {
+  const { ctx } = run;
+  run.checkpoint();
+  const audio = await acquireAudio(ctx, run.job, start, run.progress);
+  const call = audio ? (await getCall(ctx.services.store.db, start.id))! : start;
+  run.checkpoint();
+  const transcriber = ctx.parts.transcriber;
+  if (!transcriber) return { call: await run.move("analyzing"), transcript: null };
+  if (!audio) throw new StageError("no_audio", "the call has no recording_url and no uploaded audio", false);
+  await run.progress("transcribe", 0);
+  const onProgress = throttled((p) => void run.progress("transcribe", p).catch(() => undefined));
+  const t = await transcriber.transcribe({ call, company: run.company, audioPath: audio.path, audioFormat: audio.format, onProgress, signal: ctx.signal });
+  run.checkpoint();
+  return run.tx(async (trx) => {
+    // Analysis reads what was stored: the redacted words, never the raw ones.
+    const stored = await storeTranscript(trx, { companyId: call.company_id, callId: call.id, source: "whisper", transcript: t, createdAt: isoNow(run.now()) });
+    const moved = await applyTransition(trx, call.id, { to: "analyzing", now: run.now() });
+    return { call: moved.call, transcript: stored.transcript };
   });
 }
 
-/** DESIGN "priority": high-value calls, compliance alerts and low scores always ask for a manager. */
+/** Analyses, then stores the report, completes the call and closes the job in one transaction. */
+async function analysisStage(run: StageRun, { call, transcript, analyzer, analyzeMarked }: AnalysisInput): Promise<void> {
+  const { ctx, job, company } = run;
+  // The recording is not read again after transcription: redacted spans can be silenced now (company opt-in).
+  if (transcript && redactsAudio(company.settings)) await silenceRedactedAudio(ctx.services, job.call_id, transcript);
+  run.checkpoint();
+  if (!analyzeMarked) await run.progress("analyze", null);
+  const raw = await analyzer.analyze({ call, company, transcript, signal: ctx.signal });
+  const report = finalizeReport(raw, call, company);
+  run.checkpoint();
+  await run.tx(async (trx) => {
+    await insertReport(trx, { callId: job.call_id, analyzer: analyzer.name, reportJson: JSON.stringify(report), createdAt: isoNow(run.now()) });
+    await applyTransition(trx, job.call_id, { to: "complete", now: run.now(), completion: { report, threshold: company.low_score_threshold } });
+    await completeJob(trx, { jobId: job.id, workerId: ctx.workerId, now: run.now() });
+  });
+}
+
+/** The analyzer's report, validated, with the review flag set by policy (report/review-policy.ts). */
 export function finalizeReport(raw: Report, call: CallRow, company: Company): Report {
   let candidate: Report;
   try {
@@ -251,12 +290,7 @@ export function finalizeReport(raw: Report, call: CallRow, company: Company): Re
   } catch (e) {
     throw new StageError("analysis_failed", describe(e), true);
   }
-  const metadata = JSON.parse(call.metadata || "{}") as Record<string, unknown>;
-  const review =
-    candidate.manager_review_required === true ||
-    metadata.high_value_opportunity === true ||
-    candidate.compliance_alerts.length > 0 ||
-    candidate.overall_score < company.low_score_threshold;
+  const review = reviewRequired(candidate, call, company.low_score_threshold, candidate.manager_review_required === true);
   return validateReport({ ...candidate, manager_review_required: review });
 }
 
@@ -289,11 +323,7 @@ async function acquireAudio(
       }),
     );
     // Credentials in the URL served this download and are not kept (a later reprocess fetches without them).
-    await ctx.services.store.db
-      .updateTable("calls")
-      .set({ audio_sha256: stored.sha256, audio_format: stored.format, audio_bytes: stored.bytes, recording_url: withoutCredentials(call.recording_url) })
-      .where("id", "=", job.call_id)
-      .execute();
+    await setCallAudio(ctx.services.store.db, job.call_id, { sha256: stored.sha256, format: stored.format, bytes: stored.bytes, recordingUrl: withoutCredentials(call.recording_url) });
     return { path: stored.path, format: stored.format };
   }
   if (call.audio_sha256) {
@@ -330,11 +360,6 @@ async function offCpu<T>(ctx: WorkerContext, work: (signal?: AbortSignal) => Pro
     if (!stopDownloads?.aborted) throw e;
   }
   throw new Released();
-}
-
-async function lastQueuedReason(db: Services["store"]["db"], callId: number): Promise<string | null> {
-  const row = await db.selectFrom("call_history").select("reason").where("call_id", "=", callId).where("to_status", "=", "queued").orderBy("id", "desc").limit(1).executeTakeFirst();
-  return row?.reason ?? null;
 }
 
 async function settleFailure(ctx: WorkerContext, job: JobRow, err: StageError): Promise<JobOutcome> {

@@ -48,8 +48,10 @@ export async function addJob(
   return { job, added: true };
 }
 
-const INSERT_FIRST_JOB =
-  `insert into "jobs" ("call_id", "kind", "status", "priority", "attempts", "max_attempts", "run_at", "locked_by", "locked_until", "last_error", "created_at", "updated_at", "pipeline") ` +
+/** Exported for the test that runs it against a migrated database (test/store/raw-sql.test.ts). */
+export const INSERT_FIRST_JOB =
+  `insert into "jobs" ("call_id", "kind", "status", "priority", "attempts", "max_attempts", "run_at", ` +
+  `"locked_by", "locked_until", "last_error", "created_at", "updated_at", "pipeline") ` +
   `values (?, ?, 'queued', ?, 0, ?, ?, null, null, null, ?, ?, ?)`;
 
 /**

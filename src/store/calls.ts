@@ -1,5 +1,5 @@
 import { executeRaw } from "./dialect.js";
-import type { DbOrTx } from "./db.js";
+import type { DbOrTx, Tx } from "./db.js";
 import type { CallRow, NewCall } from "./schema.js";
 
 /**
@@ -35,4 +35,28 @@ export async function listCompanyCalls(db: DbOrTx, companyId: number, opts: { li
   let q = db.selectFrom("calls").selectAll().where("company_id", "=", companyId);
   if (opts.startingAfter !== undefined) q = q.where("id", "<", opts.startingAfter);
   return q.orderBy("id", "desc").limit(opts.limit).execute();
+}
+
+/** Records a fetched recording on its call; the URL is stored as given (the caller strips credentials). */
+export async function setCallAudio(db: DbOrTx, callId: number, audio: { sha256: string; format: string; bytes: number; recordingUrl: string | null }): Promise<void> {
+  await db
+    .updateTable("calls")
+    .set({ audio_sha256: audio.sha256, audio_format: audio.format, audio_bytes: audio.bytes, recording_url: audio.recordingUrl })
+    .where("id", "=", callId)
+    .execute();
+}
+
+/** Why the call was last queued (e.g. "accepted", "reprocess"), or null when it never was. */
+export async function lastQueuedReason(db: DbOrTx, callId: number): Promise<string | null> {
+  const row = await db.selectFrom("call_history").select("reason").where("call_id", "=", callId).where("to_status", "=", "queued").orderBy("id", "desc").limit(1).executeTakeFirst();
+  return row?.reason ?? null;
+}
+
+/** Exported for the test that runs it against a migrated database (test/store/raw-sql.test.ts). */
+export const INSERT_ACCEPTED_HISTORY =
+  `insert into "call_history" ("call_id", "from_status", "to_status", "reason", "at") ` + `values (?, null, 'queued', 'accepted', ?)`;
+
+/** The first history row of a call just accepted. Plain SQL for the same reason as insertCallUnlessDuplicate: it runs once per accepted call. */
+export async function insertAcceptedHistory(trx: Tx, callId: number, at: string): Promise<void> {
+  await executeRaw(trx, INSERT_ACCEPTED_HISTORY, [callId, at]);
 }

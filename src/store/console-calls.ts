@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
+import type { ProcessingStatus } from "./states.js";
 import { matchingCallIdsPostgres } from "../console/search-postgres.js";
 import { matchingCallIds } from "../console/search-sqlite.js";
 import { isPostgres } from "./dialect.js";
@@ -7,7 +8,7 @@ import type { Database } from "./schema.js";
 
 /** What the calls page filters on; every field optional. */
 export interface CallFilters {
-  status?: string;
+  status?: ProcessingStatus;
   alerts?: boolean;
   scoreBelow?: number;
   rep?: string;

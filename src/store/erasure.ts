@@ -1,3 +1,4 @@
+import { SENDABLE_DELIVERY_STATUSES } from "./states.js";
 import type { DbOrTx, Tx } from "./db.js";
 
 export interface ErasedRows {
@@ -12,7 +13,7 @@ export interface ErasedRows {
   events_deleted: number;
 }
 
-const SENDABLE = ["pending", "retrying"];
+const SENDABLE = SENDABLE_DELIVERY_STATUSES;
 
 /**
  * Deletes every row that holds a call's words or state, then the call row

@@ -1,7 +1,8 @@
 import type { DbOrTx, Tx } from "./db.js";
+import { TERMINAL_STATUSES } from "./states.js";
 
 /** Calls whose work is over (complete or failed): retention never touches a call the pipeline may still read. */
-const SETTLED = ["complete", "failed"];
+const SETTLED = [...TERMINAL_STATUSES];
 
 /** Calls of a company created before `cutoff` (oldest first). */
 export async function callsCreatedBefore(db: DbOrTx, companyId: number, cutoff: string, limit: number, afterId = 0): Promise<number[]> {

@@ -1,4 +1,5 @@
-import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable } from "kysely";
+import type { AttemptTrigger, DeliveryStatus, Intake, JobStatus, ProcessingStatus, ReportStatus, TranscriptSource } from "./states.js";
 
 /**
  * Table and row types of the store. Timestamps are ISO 8601 UTC strings with
@@ -51,13 +52,13 @@ export interface CallsTable {
   /** JSON of the inbound webhook payload exactly as received, else null. */
   raw_payload: string | null;
   /** How the call came in: api | upload | inbound_webhook | cli. */
-  intake: string;
+  intake: Intake;
   /** Content-addressed audio file, relative to the data dir's audio/ folder. */
   audio_sha256: string | null;
   audio_format: string | null;
   audio_bytes: number | null;
-  processing_status: string;
-  report_status: string;
+  processing_status: ProcessingStatus;
+  report_status: ReportStatus;
   overall_score: number | null;
   outcome: string | null;
   failure_reason: string | null;
@@ -74,8 +75,7 @@ export interface JobsTable {
   call_id: number;
   /** What the job does, e.g. "process_call". */
   kind: string;
-  /** queued | running | completed | failed */
-  status: string;
+  status: JobStatus;
   priority: number;
   attempts: number;
   max_attempts: number;
@@ -123,8 +123,8 @@ export interface CallHistoryTable {
   id: Generated<number>;
   call_id: number;
   /** Null for the first entry (the call was accepted). */
-  from_status: string | null;
-  to_status: string;
+  from_status: ProcessingStatus | null;
+  to_status: ProcessingStatus;
   /** Why: e.g. "accepted", "reprocess", "audio attached", a failure_reason. */
   reason: string | null;
   at: string;
@@ -134,7 +134,7 @@ export interface TranscriptsTable {
   id: Generated<number>;
   call_id: number;
   /** whisper (transcribed here) | imported (brought by the client: WebVTT, SRT, JSON). */
-  source: string;
+  source: TranscriptSource;
   language: string | null;
   model: string | null;
   /** JSON array of TranscriptSegment. */
@@ -174,8 +174,7 @@ export interface WebhookDeliveriesTable {
   event_row_id: number;
   event_id: string;
   event_type: string;
-  /** pending | delivered | retrying | failed */
-  status: string;
+  status: DeliveryStatus;
   /** Every attempt ever made, replays included. */
   attempts: number;
   /** Failed attempts in the current retry sequence (a replay starts a new one). */
@@ -197,8 +196,7 @@ export interface WebhookAttemptsTable {
   delivery_id: number;
   /** 1-based number of the attempt within the delivery. */
   attempt: number;
-  /** scheduled | replay */
-  trigger: string;
+  trigger: AttemptTrigger;
   started_at: string;
   /** The `t` the request was signed with. */
   signature_timestamp: number;
@@ -313,15 +311,12 @@ export interface Database {
 }
 
 export type CompanyRow = Selectable<CompaniesTable>;
-export type NewCompany = Insertable<CompaniesTable>;
-export type CompanyUpdate = Updateable<CompaniesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 export type CallRow = Selectable<CallsTable>;
 export type NewCall = Insertable<CallsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type EventRow = Selectable<EventsTable>;
 export type ReportRow = Selectable<ReportsTable>;
-export type CallHistoryRow = Selectable<CallHistoryTable>;
 export type TranscriptRow = Selectable<TranscriptsTable>;
 export type WebhookEndpointRow = Selectable<WebhookEndpointsTable>;
 export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;

@@ -1,4 +1,4 @@
-import type { Transcript } from "../pipeline/ports.js";
+import type { Transcript } from "../transcripts/types.js";
 import type { DbOrTx } from "./db.js";
 import type { TranscriptRow } from "./schema.js";
 

@@ -2,9 +2,10 @@ import { isPostgres } from "./dialect.js";
 import type { Db, DbOrTx, Tx } from "./db.js";
 import type { WebhookAttemptRow, WebhookDeliveryRow } from "./schema.js";
 
-export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "failed"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
-const SENDABLE = ["pending", "retrying"];
+import { type DeliveryStatus, SENDABLE_DELIVERY_STATUSES } from "./states.js";
+
+export { DELIVERY_STATUSES, type DeliveryStatus } from "./states.js";
+const SENDABLE = SENDABLE_DELIVERY_STATUSES;
 
 export interface NewDelivery {
   company_id: number;
@@ -20,7 +21,7 @@ export async function insertDeliveries(trx: Tx, rows: NewDelivery[]): Promise<nu
   let added = 0;
   // Chunked: SQLite caps the number of bound parameters per statement.
   for (let i = 0; i < rows.length; i += 50) {
-    const chunk = rows.slice(i, i + 50).map((r) => ({ ...r, status: "pending", attempts: 0, retry_index: 0, next_attempt_at: r.created_at, updated_at: r.created_at }));
+    const chunk = rows.slice(i, i + 50).map((r) => ({ ...r, status: "pending" as const, attempts: 0, retry_index: 0, next_attempt_at: r.created_at, updated_at: r.created_at }));
     const r = await trx.insertInto("webhook_deliveries").values(chunk).onConflict((oc) => oc.columns(["endpoint_id", "event_row_id"]).doNothing()).executeTakeFirst();
     added += Number(r.numInsertedOrUpdatedRows ?? 0);
   }

@@ -105,7 +105,12 @@ function planOf(trackers: CompiledTracker[]): Plan {
   const patterns = trackers.map((t) => t.patterns.map((p) => anchors.add(p.chain)));
   const exclude = trackers.map((t) => t.exclude.map((x) => anchors.add(x.chain)));
   const firstOfId = new Map<string, number>();
-  const slot = Int32Array.from(trackers.map((t, k) => (firstOfId.has(t.def.id) ? firstOfId.get(t.def.id)! : (firstOfId.set(t.def.id, k), k))));
+  const slot = Int32Array.from(
+    trackers.map((t, k) => {
+      if (!firstOfId.has(t.def.id)) firstOfId.set(t.def.id, k);
+      return firstOfId.get(t.def.id)!;
+    }),
+  );
   const ks = trackers.map((_, k) => k);
   const byRole = {
     rep: ks.filter((k) => fits(trackers[k].def, "rep")),

@@ -11,6 +11,8 @@ export class JsonLineError extends Error {
   }
 }
 
+// long-function: one recursive-descent parser whose steps share its cursor; JSON.parse cannot replace it because
+// the shipped executable's runtime (Bun) gives no position in its SyntaxError, so tracker files would lose their line numbers.
 export function parseJsonWithLines(text: string): { value: unknown; lineOf: (path: (string | number)[]) => number } {
   const lines = new Map<string, number>();
   let i = 0;
@@ -59,7 +61,7 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
         ws();
         if (text[i] !== ":") fail(`expected ":" after "${key}"`);
         i++;
-        obj[key] = parseValue(path + "/" + key);
+        obj[key] = parseValue(`${path}/${key}`);
         ws();
         if (text[i] === ",") {
           i++;
@@ -81,7 +83,7 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
         return arr;
       }
       for (;;) {
-        arr.push(parseValue(path + "/" + arr.length));
+        arr.push(parseValue(`${path}/${arr.length}`));
         ws();
         if (text[i] === ",") {
           i++;
@@ -108,7 +110,7 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
     lineOf: (p) => {
       // The deepest recorded ancestor: a missing key is reported at its object.
       for (let n = p.length; n >= 0; n--) {
-        const l = lines.get(p.slice(0, n).map((k) => "/" + k).join(""));
+        const l = lines.get(p.slice(0, n).map((k) => `/${k}`).join(""));
         if (l !== undefined) return l;
       }
       return 1;

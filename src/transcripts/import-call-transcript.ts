@@ -7,6 +7,7 @@ import { addJob } from "../queue/add-job.js";
 import { getCompanyCall } from "../store/calls.js";
 import type { Db } from "../store/db.js";
 import type { CallRow, TranscriptRow } from "../store/schema.js";
+import { isTerminal } from "../store/states.js";
 import { storeTranscript } from "../lifecycle/redaction/store-transcript.js";
 import { isoNow } from "../time.js";
 import { formatOfFileName, parseTranscript } from "./import/index.js";
@@ -35,7 +36,7 @@ export async function importCallTranscript(db: Db, input: { companyId: number; c
     const transcript = (await storeTranscript(trx, { companyId: call.company_id, callId: call.id, source: "imported", transcript: input.transcript, createdAt: isoNow(now) })).row;
     let current = call;
     let requeued = false;
-    if (call.processing_status === "complete" || call.processing_status === "failed") {
+    if (isTerminal(call.processing_status)) {
       const moved = await transitionCall(trx, call.id, "queued", { reason: "transcript imported", now });
       current = moved.call;
       requeued = moved.changed;

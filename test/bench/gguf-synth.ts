@@ -161,7 +161,7 @@ export function writeSyntheticLlama(out: string, tokenizerFrom: string, shape: S
   for (const t of tensors) {
     const dims = Buffer.alloc(4 + 8 * t.dims.length);
     dims.writeUInt32LE(t.dims.length, 0);
-    t.dims.forEach((d, i) => dims.writeBigUInt64LE(BigInt(d), 4 + 8 * i));
+    for (const [i, d] of t.dims.entries()) dims.writeBigUInt64LE(BigInt(d), 4 + 8 * i);
     const tail = Buffer.alloc(12);
     tail.writeUInt32LE(t.type, 0);
     tail.writeBigUInt64LE(BigInt(offset), 4);

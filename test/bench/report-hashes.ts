@@ -36,7 +36,7 @@ for (const [name, t] of inputs) {
   const hits = detect(t.segments, trackers, { explain: true, suppressed });
   lines.push(`${sha({ hits: hits.map((h) => ({ ...h, tracker: h.tracker.id })), suppressed })}  explained ${name}`);
 }
-const out = lines.join("\n") + "\n";
+const out = `${lines.join("\n")}\n`;
 const i = process.argv.indexOf("--write");
 const j = process.argv.indexOf("--check");
 if (i > 0) fs.writeFileSync(process.argv[i + 1], out);

@@ -43,7 +43,11 @@ async function receiver(delayMs: number): Promise<Rx> {
     },
     done: (n) =>
       new Promise<number>((resolve) => {
-        const check = () => (rx.count >= n ? (resolve(performance.now()), true) : false);
+        const check = () => {
+          if (rx.count < n) return false;
+          resolve(performance.now());
+          return true;
+        };
         if (!check()) waiters.push(check);
       }),
   };
@@ -94,7 +98,7 @@ async function main() {
   console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${isBun ? `bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}` : `node ${process.version}`}; concurrency ${o.concurrency}, per endpoint ${o.perEndpoint}`);
   const base: number[] = [];
   const mixed: number[] = [];
-  let slowCounts: number[] = [];
+  const slowCounts: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const b = await once(false);
     base.push(b.seconds);

@@ -57,7 +57,7 @@ describe("egress and private files through the executable", () => {
         return c.processing_status === "complete" || c.processing_status === "failed" ? c : undefined;
       });
 
-      const secretUrl = audio.url.replace("http://", "http://rec:s3cr%3At%40@") + "/auth/call.wav";
+      const secretUrl = `${audio.url.replace("http://", "http://rec:s3cr%3At%40@")}/auth/call.wav`;
       const withCreds = await post({ external_call_id: "creds-1", recording_url: secretUrl });
       const self = await post({ external_call_id: "self-1", recording_url: `${serve.url.replace("127.0.0.1", "localhost")}/healthz` });
       const missing = await post({ external_call_id: "missing-1", recording_url: `${audio.url}/nothing-here.wav` });

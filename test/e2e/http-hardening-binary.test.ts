@@ -4,6 +4,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runBinary, startServeBinary, type ServeProcess } from "../helpers/binary.js";
 import { tempDir } from "../helpers/services.js";
+import { rawExchange } from "../helpers/raw-http.js";
+import { until } from "../helpers/wait.js";
 
 /**
  * The defects of this file live in the listener of the compiled executable
@@ -39,25 +41,6 @@ function halfRequest(port: number, data: string, leave: boolean): Promise<net.So
       }, 50),
     );
   });
-}
-
-function rawExchange(port: number, data: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(port, "127.0.0.1");
-    let out = "";
-    s.on("data", (d) => (out += d));
-    s.on("error", reject);
-    s.on("close", () => resolve(out));
-    s.write(data);
-  });
-}
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 600; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`never happened: ${what}`);
 }
 
 describe("HTTP hardening through the compiled executable", () => {

@@ -5,19 +5,8 @@ import { ReportSchema } from "../../src/report/schema.js";
 import { runBinary, startServeBinary, waitForAnalyzedReport } from "../helpers/binary.js";
 import { tempDir } from "../helpers/services.js";
 import { cli, json } from "../helpers/cli.js";
-import { fixture } from "../helpers/fixtures.js";
-
-const VTT = `WEBVTT
-
-00:00:00.500 --> 00:00:05.000
-<v Tony>Hi, Tony from Summit Capital. We guarantee a return of nine percent a year.
-
-00:00:05.500 --> 00:00:08.000
-<v Ellis>That sounds too good. It's more than we budgeted anyway.
-
-00:00:08.500 --> 00:00:12.000
-<v Tony>It's completely risk-free, but you have to decide right now.
-`;
+import { createCallWithVtt } from "../helpers/import-vtt.js";
+import { fixture, VTT } from "../helpers/fixtures.js";
 
 describe("imported transcript through the executable (serve, placeholder pipeline)", () => {
   it("POST /api/v1/calls/{id}/transcript leads to a stored, schema-valid rules report; healthz names the analyzer", async () => {
@@ -31,18 +20,7 @@ describe("imported transcript through the executable (serve, placeholder pipelin
       const health = await (await fetch(`${serve.url}/healthz`)).json();
       expect(health).toMatchObject({ pipeline: "placeholder", analyzer: "rules" });
       const auth = { authorization: `Bearer ${key}` };
-      const created = await fetch(`${serve.url}/api/v1/calls`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: "t-1" }) });
-      expect(created.status).toBe(201);
-      const callId = (await created.json()).call_id as number;
-      // The placeholder worker may hold the call for a moment (409 conflict while it works); the import then re-queues it.
-      let status = 0;
-      for (let i = 0; i < 100 && status !== 202; i++) {
-        const imported = await fetch(`${serve.url}/api/v1/calls/${callId}/transcript?rep_speaker=Tony`, { method: "POST", headers: { ...auth, "content-type": "text/vtt" }, body: VTT });
-        status = imported.status;
-        if (status === 409) expect((await imported.json()).error).toBe("conflict");
-        else expect(status).toBe(202);
-        if (status !== 202) await new Promise((res) => setTimeout(res, 50));
-      }
+      const callId = await createCallWithVtt(serve.url, auth, "t-1");
       const report = await waitForAnalyzedReport(serve.url, callId, auth, 200);
       expect(ReportSchema.safeParse(report).success).toBe(true);
       expect(report.summary).not.toMatch(/^Placeholder/);

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIMD_FEATURES } from "../../src/engines/llama-addon.js";
 import { cpuFeatures } from "../../src/engines/cpu-features.js";
 import { ReportSchema } from "../../src/report/schema.js";
-import { repoRoot } from "../helpers/fixtures.js";
+import { createCallWithVtt } from "../helpers/import-vtt.js";
+import { fixture, repoRoot, VTT } from "../helpers/fixtures.js";
 import { ensureBinary, runBinary, startServeBinary, waitForAnalyzedReport } from "../helpers/binary.js";
-import { fixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
 
 /**
@@ -18,17 +18,6 @@ import { tempDir } from "../helpers/services.js";
 const MODEL = fixture("stories260K.gguf");
 // The SIMD build is embedded when native/build-llama.mjs could build it (cmake and g++ present).
 const SIMD = fs.existsSync(path.join(repoRoot, "native", "out", "llama-x86-64-v3", "index.node")) && SIMD_FEATURES.every((f) => cpuFeatures()[f]);
-const VTT = `WEBVTT
-
-00:00:00.500 --> 00:00:05.000
-<v Tony>Hi, Tony from Summit Capital. We guarantee a return of nine percent a year.
-
-00:00:05.500 --> 00:00:08.000
-<v Ellis>That sounds too good. It's more than we budgeted anyway.
-
-00:00:08.500 --> 00:00:12.000
-<v Tony>It's completely risk-free, but you have to decide right now.
-`;
 
 describe.skipIf(!fs.existsSync(MODEL))("llama analyzer inside the executable", () => {
   let dir: string;
@@ -64,18 +53,7 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer inside the executable", (
       expect(health).toMatchObject({ analyzer: "llama" });
       expect(health.engines).toContainEqual(expect.objectContaining({ engine: "llama.cpp", build: SIMD ? "x86-64-v3" : "generic", simd: SIMD ? ["avx2", "fma", "f16c"] : [] }));
       const auth = { authorization: `Bearer ${key}` };
-      const created = await fetch(`${serve.url}/api/v1/calls`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: "llama-1" }) });
-      expect(created.status).toBe(201);
-      const callId = (await created.json()).call_id as number;
-      let status = 0;
-      for (let i = 0; i < 100 && status !== 202; i++) {
-        const imported = await fetch(`${serve.url}/api/v1/calls/${callId}/transcript?rep_speaker=Tony`, { method: "POST", headers: { ...auth, "content-type": "text/vtt" }, body: VTT });
-        status = imported.status;
-        if (status !== 202) {
-          expect(status).toBe(409);
-          await new Promise((res) => setTimeout(res, 50));
-        }
-      }
+      const callId = await createCallWithVtt(serve.url, auth, "llama-1");
       const report = await waitForAnalyzedReport(serve.url, callId, auth, 1200);
       expect(ReportSchema.safeParse(report).success).toBe(true);
       expect(report.summary).not.toMatch(/^Placeholder/);

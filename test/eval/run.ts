@@ -55,7 +55,7 @@ export async function evaluate(analyzer: Analyzer, log = false, calls: ScriptedC
     console.log("category        tp  fp  fn  precision  recall  F1");
     for (const r of rows) console.log(`${r.category.padEnd(15)} ${String(r.tp).padStart(3)} ${String(r.fp).padStart(3)} ${String(r.fn).padStart(3)}  ${r.precision.toFixed(2).padStart(9)}  ${r.recall.toFixed(2).padStart(6)}  ${r.f1.toFixed(2)}`);
     console.log(`outcome accuracy ${outcomes}/${calls.length}; compliance false alarms on clean calls: ${cleanFalseAlarms}`);
-    if (misses.length) console.log("misses:\n  " + misses.join("\n  "));
+    if (misses.length) console.log(`misses:\n  ${misses.join("\n  ")}`);
   }
   return { rows, outcomes, cleanFalseAlarms, misses };
 }
@@ -79,7 +79,7 @@ async function main() {
       }
       const f = await scoreCorpus(calls, analyzer);
       printFigures(split, f);
-      if (process.argv.includes("--misses")) console.log("misses:\n  " + f.misses.join("\n  "));
+      if (process.argv.includes("--misses")) console.log(`misses:\n  ${f.misses.join("\n  ")}`);
     }
     await evaluate(analyzer, true, CALLS, "older scripted calls (call level; used for tuning, so dev)");
     await evaluate(analyzer, true, HELD_OUT, "older held-out calls (call level; dev since the trackers were rewritten)");

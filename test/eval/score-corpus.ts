@@ -60,7 +60,12 @@ const add = (m: Record<string, Tally>, k: string, field: keyof Tally) => ((m[k] 
 
 function sum(m: Record<string, Tally>, prefix: string): Tally {
   const t = { tp: 0, fp: 0, fn: 0 };
-  for (const [k, v] of Object.entries(m)) if (k.startsWith(prefix)) (t.tp += v.tp), (t.fp += v.fp), (t.fn += v.fn);
+  for (const [k, v] of Object.entries(m)) {
+    if (!k.startsWith(prefix)) continue;
+    t.tp += v.tp;
+    t.fp += v.fp;
+    t.fn += v.fn;
+  }
   return t;
 }
 
@@ -83,7 +88,11 @@ export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new 
     for (const k of expected) if (!found.has(k)) add(f.callLevel, k, "fn");
     const wrong = [...found].filter((k) => !expected.has(k)).map((k) => `+${k}`).concat([...expected].filter((k) => !found.has(k)).map((k) => `-${k}`));
     if (wrong.length) f.misses.push(`${call.id}: ${wrong.join(" ")}`);
-    for (const k of expected) if (k.startsWith("breach:")) (f.breachRecall.expected++, found.has(k) && f.breachRecall.found++);
+    for (const k of expected) {
+      if (!k.startsWith("breach:")) continue;
+      f.breachRecall.expected++;
+      if (found.has(k)) f.breachRecall.found++;
+    }
 
     // Line level, from the trackers themselves.
     const hits = detect(transcript.segments, trackers);
@@ -98,7 +107,10 @@ export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new 
     const clean = expectedAlerts(call).length === 0;
     if (clean) {
       f.cleanCalls++;
-      if (alerts.length) (f.cleanFalseAlarms++, f.misses.push(`${call.id}: false alarm on a clean call: ${alerts.join(", ")}`));
+      if (alerts.length) {
+        f.cleanFalseAlarms++;
+        f.misses.push(`${call.id}: false alarm on a clean call: ${alerts.join(", ")}`);
+      }
     }
     const disclosure = alerts.includes("recording_disclosure_missing") ? "missing" : alerts.includes("recording_disclosure_late") ? "late" : "on_time";
     if (disclosure === call.disclosure) f.disclosureRight++;

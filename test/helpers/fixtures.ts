@@ -9,3 +9,16 @@ export const fixturesDir = process.env.CALLREVIEW_FIXTURES ?? path.resolve(repoR
 export function fixture(...parts: string[]): string {
   return path.join(fixturesDir, ...parts);
 }
+
+/** A short VTT call with a prohibited claim and pressure, rep "Tony": for imported-transcript runs through the executable. */
+export const VTT = `WEBVTT
+
+00:00:00.500 --> 00:00:05.000
+<v Tony>Hi, Tony from Summit Capital. We guarantee a return of nine percent a year.
+
+00:00:05.500 --> 00:00:08.000
+<v Ellis>That sounds too good. It's more than we budgeted anyway.
+
+00:00:08.500 --> 00:00:12.000
+<v Tony>It's completely risk-free, but you have to decide right now.
+`;

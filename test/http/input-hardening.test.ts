@@ -8,7 +8,7 @@ import { apiHarness, type ApiHarness } from "../helpers/api.js";
 import { fixture } from "../helpers/fixtures.js";
 
 /** `depth` nested objects: {"a":{"a":...{}}}; the outermost one counts as level 1. */
-const nested = (depth: number) => '{"a":'.repeat(depth - 1) + "{}" + "}".repeat(depth - 1);
+const nested = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${"}".repeat(depth - 1)}`;
 
 function storedFiles(dataDir: string): string[] {
   const root = audioDir(dataDir);
@@ -99,7 +99,7 @@ describe("HTTP input hardening (in-process)", () => {
     });
 
     it("counts brackets inside strings as text, not nesting", async () => {
-      const r = await h.postJson("/v1/calls", JSON.stringify({ metadata: { note: "[".repeat(100) + "{".repeat(100) + '\\"' } }));
+      const r = await h.postJson("/v1/calls", JSON.stringify({ metadata: { note: `${"[".repeat(100) + "{".repeat(100)}\\"` } }));
       expect(r.status).toBe(201);
     });
 

@@ -11,18 +11,8 @@ import { listen } from "../../src/server.js";
 import { startService, type RunningService } from "../../src/serve.js";
 import { createCompany } from "../../src/store/companies.js";
 import { tempDir, testConfig, testServices } from "../helpers/services.js";
-
-/** Sends raw bytes and collects everything the server answers until it closes the connection. */
-function rawExchange(port: number, data: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const s = net.connect(port, "127.0.0.1");
-    let out = "";
-    s.on("data", (d) => (out += d));
-    s.on("error", reject);
-    s.on("close", () => resolve(out));
-    s.write(data);
-  });
-}
+import { rawExchange } from "../helpers/raw-http.js";
+import { until } from "../helpers/wait.js";
 
 function parseRaw(answer: string): { status: number; headers: string; body: unknown } {
   const [head, body] = answer.split("\r\n\r\n", 2);
@@ -46,14 +36,6 @@ function deadPid(): number {
 }
 
 const audioTempDir = (dataDir: string) => path.join(audioDir(dataDir), "tmp");
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 describe("Node listener: refusals, interrupted bodies, temp files, shutdown", () => {
   let dir: string;

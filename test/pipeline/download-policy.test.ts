@@ -146,7 +146,7 @@ describe("credentials in recording_url", () => {
     const s = await testServices();
     try {
       const companyId = (await createCompany(s.store.db, { name: "A" })).id;
-      const withCreds = server.url.replace("http://", "http://rec:s3cr%3At%40@") + "/auth/rec.wav";
+      const withCreds = `${server.url.replace("http://", "http://rec:s3cr%3At%40@")}/auth/rec.wav`;
       const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: { recording_url: withCreds } });
       expect(await runOnce(s)).toMatchObject({ result: "completed" });
       const row = await s.store.db.selectFrom("calls").selectAll().where("id", "=", call.id).executeTakeFirstOrThrow();
@@ -163,7 +163,7 @@ describe("credentials in recording_url", () => {
     const s = await testServices({ retryBaseMs: 0 });
     try {
       const companyId = (await createCompany(s.store.db, { name: "A" })).id;
-      const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: { recording_url: server.url.replace("http://", "http://rec:wrongpass@") + "/auth/rec.wav" } });
+      const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: { recording_url: `${server.url.replace("http://", "http://rec:wrongpass@")}/auth/rec.wav` } });
       for (let i = 0; i < 10; i++) if ((await runOnce(s))?.result === "failed") break;
       const row = await s.store.db.selectFrom("calls").selectAll().where("id", "=", call.id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ processing_status: "failed", failure_reason: "download_failed", failure_detail: "HTTP 401" });

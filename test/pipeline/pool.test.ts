@@ -30,7 +30,11 @@ describe.each(storeKinds())("worker pool and progress on $name", (kind: StoreKin
 
   it("stop() lets a job finish within the grace time", async () => {
     const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: {} });
-    const slow: Analyzer = { name: "slow", analyze: async (i) => (await new Promise((r) => setTimeout(r, 200)), placeholderAnalyzer.analyze(i)) };
+    const slow: Analyzer = { name: "slow", analyze: async (i) => {
+        await new Promise((r) => setTimeout(r, 200));
+        return placeholderAnalyzer.analyze(i);
+      },
+    };
     const pool = startWorkers(s, { count: 2, parts: { mode: "placeholder", transcriber: null, analyzer: slow, transcriptAnalyzer: () => slow } });
     await until(async () => (await s.store.db.selectFrom("jobs").select("status").where("call_id", "=", call.id).executeTakeFirstOrThrow()).status === "running");
     await pool.stop(5_000);
@@ -45,7 +49,10 @@ describe.each(storeKinds())("worker pool and progress on $name", (kind: StoreKin
       analyze: (i) =>
         new Promise((resolve, reject) => {
           const t = setTimeout(() => resolve(placeholderAnalyzer.analyze(i)), 30_000);
-          i.signal?.addEventListener("abort", () => (clearTimeout(t), reject(new Error("aborted"))));
+          i.signal?.addEventListener("abort", () => {
+            clearTimeout(t);
+            reject(new Error("aborted"));
+          });
         }),
     };
     const pool = startWorkers(s, { count: 1, parts: { mode: "placeholder", transcriber: null, analyzer: stuck, transcriptAnalyzer: () => stuck } });

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acceptBatches, acceptCall } from "../../src/intake/accept-call.js";
 import { databasePath } from "../../src/config.js";
 import { createGroupCommit } from "../../src/store/group-commit.js";
-import { servicesWithCompany, testServices } from "../helpers/services.js";
+import { servicesWithCompany, type testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { callHistory, transitionCall } from "../../src/calls/state.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { createCompany } from "../../src/store/companies.js";
-import { servicesWithCompany, testServices } from "../helpers/services.js";
+import { servicesWithCompany, type testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 

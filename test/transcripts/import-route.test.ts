@@ -95,7 +95,7 @@ describe("POST /v1/calls/{id}/transcript", () => {
       await transitionCall(trx, callId, "analyzing");
       await transitionCall(trx, callId, "complete", { overallScore: 70, outcome: "closed_won" });
     });
-    await s.store.db.updateTable("jobs").set({ status: "done" }).where("call_id", "=", callId).execute();
+    await s.store.db.updateTable("jobs").set({ status: "completed" }).where("call_id", "=", callId).execute();
     const res = await post(`/v1/calls/${callId}/transcript`, JSON.stringify(JSON_BODY), "application/json");
     expect(res.status).toBe(202);
     expect((await res.json()).call).toMatchObject({ processing_status: "queued", report_status: "pending", report_url: null });

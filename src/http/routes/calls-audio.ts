@@ -2,12 +2,11 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { toCallResource } from "../../calls/resource.js";
 import { AppError } from "../../errors.js";
 import { attachAudio } from "../../intake/attach-audio.js";
-import { discardAudioIfUnused } from "../../intake/discard-audio.js";
 import { getCompanyCall } from "../../store/calls.js";
 import { guard } from "../auth.js";
 import { parseCallId } from "../call-id.js";
 import type { AppEnv } from "../env.js";
-import { assertUtf8Fields, receiveAudioUpload } from "../multipart.js";
+import { withAudioUpload } from "../multipart.js";
 import { AUTH_ERRORS, MULTIPART_400, CallIdParams, CallSchema, ErrorSchema, NOT_FOUND, SECURITY, jsonContent, withRateHeaders } from "../schemas/common.js";
 import { AUDIO_FORM_SCHEMA } from "../schemas/upload.js";
 import { AUDIO_FORM_EXAMPLE, QUEUED_CALL_EXAMPLE, errorExample } from "../schemas/examples.js";
@@ -40,21 +39,13 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     const companyId = c.get("apiKey").company_id;
     // Refuse an unknown call before streaming a possibly large file to disk.
     if (!(await getCompanyCall(s.store.db, companyId, id))) throw new AppError("not_found", `call ${id} not found`);
-    const upload = await receiveAudioUpload(c, s);
-    try {
-      assertUtf8Fields(upload);
-      if (!upload.audio) throw new AppError("no_file", "the request has no `file` part");
+    return withAudioUpload(c, s, async (upload) => {
       const unknown = Object.keys(upload.fields);
       if (unknown.length > 0) {
         throw new AppError("validation_failed", "request validation failed", { errors: Object.fromEntries(unknown.map((n) => [n, ["unknown field"]])) });
       }
       const { call } = await attachAudio(s.store.db, { companyId, callId: id, audio: upload.audio }, s.clock.now());
-      upload.release();
       return c.json(toCallResource(call), 200);
-    } catch (e) {
-      upload.release();
-      if (upload.audio) await discardAudioIfUnused(s.store.db, s.config.dataDir, upload.audio.sha256).catch(() => undefined);
-      throw e;
-    }
+    });
   });
 }

@@ -2,10 +2,9 @@ import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { callPath } from "../../calls/resource.js";
 import { AppError } from "../../errors.js";
 import { acceptCall } from "../../intake/accept-call.js";
-import { discardAudioIfUnused } from "../../intake/discard-audio.js";
 import { guard } from "../auth.js";
 import type { AppEnv } from "../env.js";
-import { assertUtf8Fields, receiveAudioUpload } from "../multipart.js";
+import { withAudioUpload } from "../multipart.js";
 import { AUTH_ERRORS, MULTIPART_400, ErrorSchema, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
 import { UPLOAD_FORM_SCHEMA, UploadFieldsSchema } from "../schemas/upload.js";
 import { validationError } from "../validation.js";
@@ -41,10 +40,7 @@ export const uploadRoute = createRoute({
 export function register(v1: OpenAPIHono<AppEnv>): void {
   v1.openapi(uploadRoute, async (c) => {
     const s = c.get("services");
-    const upload = await receiveAudioUpload(c, s);
-    try {
-      assertUtf8Fields(upload);
-      if (!upload.audio) throw new AppError("no_file", "the request has no `file` part");
+    return withAudioUpload(c, s, async (upload) => {
       const parsed = UploadFieldsSchema.safeParse(upload.fields);
       if (!parsed.success) throw validationError(parsed.error);
       if (upload.truncated.length > 0) {
@@ -55,12 +51,7 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
         { companyId: c.get("apiKey").company_id, intake: "upload", fields: parsed.data, audio: { sha256: upload.audio.sha256, format: upload.audio.format, bytes: upload.audio.bytes } },
         s.clock.now(),
       );
-      upload.release();
       return c.json({ call_id: call.id, status: "received" as const, processing_status_url: callPath(call.id) }, 201);
-    } catch (e) {
-      upload.release();
-      if (upload.audio) await discardAudioIfUnused(s.store.db, s.config.dataDir, upload.audio.sha256).catch(() => undefined);
-      throw e;
-    }
+    });
   });
 }

@@ -81,7 +81,7 @@ async function writeBackup(services: Pick<Services, "store" | "config" | "clock"
     missing_audio: missing,
   };
   const tmp = path.join(dir, `${MANIFEST_FILE}.part`);
-  await fsp.writeFile(tmp, JSON.stringify(manifest, null, 2) + "\n");
+  await fsp.writeFile(tmp, `${JSON.stringify(manifest, null, 2)}\n`);
   await fsp.rename(tmp, path.join(dir, MANIFEST_FILE));
   await audit(services.store.db, actor, "backup.create", { detail: { calls, audio_files: audio.length } }, services.clock.now());
   return manifest;

@@ -98,7 +98,7 @@ export function digitRuns(text: string, tokens: Token[] = tokenize(text)): Digit
       if (b && unit && unit !== "0" && b.text.toLowerCase() !== "o" && b.text.toLowerCase() !== "oh") {
         pieces.push({ start: t.start, end: b.end, digits: TENS[word] + unit });
         i = j;
-      } else pieces.push({ start: t.start, end: t.end, digits: TENS[word] + "0" });
+      } else pieces.push({ start: t.start, end: t.end, digits: `${TENS[word]}0` });
       continue;
     }
     if (JOINERS.has(t.text) && pieces.length > 0) continue;

@@ -8,8 +8,6 @@ export interface RetentionPolicy {
   calls_days: number | null;
 }
 
-export const NO_RETENTION: RetentionPolicy = { audio_days: null, transcripts_days: null, calls_days: null };
-
 /** `0` or `off` turns a limit off; otherwise 1..36500 days. */
 export function parseRetentionDays(value: string, flag: string): number | null {
   const v = value.trim().toLowerCase();

@@ -65,7 +65,11 @@ export async function chooseAnalyzer(
 
 const instances = new WeakMap<object, Analyzer>();
 
-/** The analyzer for a choice, built once per services object (the llama engine loads its model once). */
+/**
+ * The analyzer for a real transcript in every pipeline mode: the configured LLM
+ * when there is one, else rules; never the placeholder. Built once per services
+ * object (the llama engine loads its model once).
+ */
 export function analyzerFor(services: { config: Config; analyzer?: AnalyzerChoice }, choice?: AnalyzerChoice): Analyzer {
   const c = choice ?? services.analyzer ?? { configured: "rules", active: "rules", model: null, reason: "no choice made" };
   const cached = choice ? undefined : instances.get(services);
@@ -85,12 +89,4 @@ export function analyzerFor(services: { config: Config; analyzer?: AnalyzerChoic
   else a = new RulesAnalyzer();
   if (!choice) instances.set(services, a);
   return a;
-}
-
-/**
- * The analyzer for a real transcript in every pipeline mode: the configured LLM
- * when there is one, else rules. Never the placeholder.
- */
-export function createRealAnalyzer(services: { config: Config; analyzer?: AnalyzerChoice }): Analyzer {
-  return analyzerFor(services);
 }

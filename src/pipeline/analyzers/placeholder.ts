@@ -1,3 +1,4 @@
+import { isHighValue } from "../../calls/high-value.js";
 import { createHash } from "node:crypto";
 import { SCORE_CATEGORIES, type Report, type ScoreBreakdown } from "../../report/schema.js";
 import { validateReport } from "../../report/validate.js";
@@ -43,19 +44,12 @@ export function submissionSeed(call: CallRow): string {
 
 export function placeholderReport(call: CallRow): Report {
   const rng = new SeededRandom(submissionSeed(call));
-  const metadata = safeParse(call.metadata);
-  const highValue = metadata.high_value_opportunity === true;
+  const highValue = isHighValue(call.metadata);
   const rep = clip(call.rep_name?.trim() || "the rep", 80);
   const customer = clip(call.customer_name?.trim() || "the customer", 80);
   const duration = callDuration(call);
 
-  // A call "quality" drawn once; every category scatters around it, so the breakdown hangs together.
-  const quality = rng.int(2, 9);
-  const breakdown = {} as ScoreBreakdown;
-  for (const c of SCORE_CATEGORIES) breakdown[c] = clamp(quality + rng.int(-2, 2), 0, 10);
-  // overall_score is the breakdown's mean on a 0-100 scale: the two always agree.
-  const sum = SCORE_CATEGORIES.reduce((s, c) => s + breakdown[c], 0);
-  const overall = Math.round((sum / SCORE_CATEGORIES.length) * 10);
+  const { breakdown, overall } = drawScores(rng);
 
   const outcome = overall >= 80 ? rng.pick(["closed_won", "follow_up_scheduled"]) : overall >= 60 ? rng.pick(["follow_up_scheduled", "demo_scheduled"]) : overall >= 40 ? "no_decision" : "closed_lost";
   const close = closeLikelihood(outcome, overall, rng);
@@ -70,11 +64,7 @@ export function placeholderReport(call: CallRow): Report {
   const report = {
     overall_score: overall,
     score_breakdown: breakdown,
-    summary: clip(
-      `Placeholder analysis: no audio was transcribed. Illustrative scores derived from the submission for a call between ${rep} and ${customer}` +
-        `${duration ? ` (${duration} s)` : ""}${highValue ? ", flagged as a high-value opportunity" : ""}. Outcome ${outcome.replace(/_/g, " ")}, overall score ${overall}.`,
-      4000,
-    ),
+    summary: placeholderSummary({ rep, customer, duration, highValue, outcome, overall }),
     call_outcome: outcome,
     close_likelihood: close,
     manager_review_required: highValue || alerts.length > 0,
@@ -94,6 +84,24 @@ export function placeholderReport(call: CallRow): Report {
     confidence_level: "low" as const,
   };
   return validateReport(report);
+}
+
+/** A call "quality" drawn once; every category scatters around it, so the breakdown hangs together. */
+function drawScores(rng: SeededRandom): { breakdown: ScoreBreakdown; overall: number } {
+  const quality = rng.int(2, 9);
+  const breakdown = {} as ScoreBreakdown;
+  for (const c of SCORE_CATEGORIES) breakdown[c] = clamp(quality + rng.int(-2, 2), 0, 10);
+  // overall_score is the breakdown's mean on a 0-100 scale: the two always agree.
+  const sum = SCORE_CATEGORIES.reduce((s, c) => s + breakdown[c], 0);
+  return { breakdown, overall: Math.round((sum / SCORE_CATEGORIES.length) * 10) };
+}
+
+function placeholderSummary(c: { rep: string; customer: string; duration: number | null; highValue: boolean; outcome: string; overall: number }): string {
+  return clip(
+    `Placeholder analysis: no audio was transcribed. Illustrative scores derived from the submission for a call between ${c.rep} and ${c.customer}` +
+      `${c.duration ? ` (${c.duration} s)` : ""}${c.highValue ? ", flagged as a high-value opportunity" : ""}. Outcome ${c.outcome.replace(/_/g, " ")}, overall score ${c.overall}.`,
+    4000,
+  );
 }
 
 function closeLikelihood(outcome: string, overall: number, rng: SeededRandom): number {
@@ -160,7 +168,7 @@ function clamp(n: number, lo: number, hi: number): number {
   return Math.max(lo, Math.min(hi, n));
 }
 function clip(s: string, max: number): string {
-  return s.length <= max ? s : s.slice(0, max - 1) + "…";
+  return s.length <= max ? s : `${s.slice(0, max - 1)}…`;
 }
 function safeParse(json: string): Record<string, unknown> {
   try {

@@ -1,4 +1,5 @@
 import type { Report } from "../../report/schema.js";
+import { reviewRequired } from "../../report/review-policy.js";
 import { validateReport } from "../../report/validate.js";
 import type { Company } from "../../store/companies.js";
 import type { CallRow } from "../../store/schema.js";
@@ -37,7 +38,7 @@ function quoteIndex(transcript: Transcript): QuoteIndex {
       parts.push(n);
       at += n.length + 1;
     }
-    idx = { joined: parts.join(" ") + " ", starts };
+    idx = { joined: `${parts.join(" ")} `, starts };
     indexes.set(transcript, idx);
   }
   return idx;
@@ -68,14 +69,6 @@ function quotedPassages(detail: string): string[] {
 
 function clampInt(n: number, min: number, max: number): number {
   return Math.max(min, Math.min(max, Math.round(Number.isFinite(n) ? n : min)));
-}
-
-function highValue(call: CallRow): boolean {
-  try {
-    return (JSON.parse(call.metadata || "{}") as Record<string, unknown>).high_value_opportunity === true;
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -112,6 +105,6 @@ export function postCheck(candidate: Report, ctx: PostCheckContext): Report {
   });
 
   r.timeline = [...r.timeline].sort((a, b) => a.t - b.t);
-  r.manager_review_required = highValue(ctx.call) || r.compliance_alerts.length > 0 || r.overall_score < ctx.company.low_score_threshold;
+  r.manager_review_required = reviewRequired(r, ctx.call, ctx.company.low_score_threshold);
   return validateReport(r);
 }

@@ -85,7 +85,7 @@ export class WhisperTranscriber implements Transcriber {
    * of a call are, in a fraction of the time. Needs the VAD model.
    */
   async measureTalk(input: Pick<TranscribeInput, "audioPath" | "company" | "call" | "signal">): Promise<{ metrics: TalkMetricsResult; speakers: SpeakerRole[] }> {
-    if (!this.vad) throw new StageError("no_vad_model", "talk metrics need a VAD model in the models dir");
+    if (!this.vad) throw new StageError("transcriber_unavailable", "talk metrics need a VAD model in the models dir");
     fs.mkdirSync(this.opts.workRoot, { recursive: true, mode: PRIVATE_DIR_MODE });
     const workDir = fs.mkdtempSync(path.join(this.opts.workRoot, `talk-${input.call.id}-`));
     try {

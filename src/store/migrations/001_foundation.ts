@@ -1,5 +1,5 @@
+import type { Kysely, Migration } from "kysely";
 import { addIdColumn } from "./columns.js";
-import { type Kysely, type Migration } from "kysely";
 
 /** Tenants, their API keys and calls. */
 export const m001_foundation: Migration = {

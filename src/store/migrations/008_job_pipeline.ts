@@ -1,4 +1,4 @@
-import { type Kysely, type Migration } from "kysely";
+import type { Kysely, Migration } from "kysely";
 
 /**
  * Jobs record the pipeline they need, so a worker claims only jobs it can run

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { checkCues, Problems, type RawCue } from "./common.js";
+import { checkCues, type Problems, type RawCue } from "./common.js";
 
 const SegmentSchema = z.strictObject({
   speaker: z.string().max(100).nullable().optional(),

@@ -1,4 +1,4 @@
-import { checkCues, parseClock, Problems, type RawCue } from "./common.js";
+import { checkCues, parseClock, type Problems, type RawCue } from "./common.js";
 
 /**
  * SubRip. SRT has no speaker field; a cue that starts with "Name:" or "[Name]"

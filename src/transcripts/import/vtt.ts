@@ -1,4 +1,4 @@
-import { checkCues, parseClock, Problems, type RawCue } from "./common.js";
+import { checkCues, parseClock, type Problems, type RawCue } from "./common.js";
 
 const TIMING = /^(\S+)\s+-->\s+(\S+)(?:\s+.*)?$/;
 

@@ -28,7 +28,7 @@ export function evidenceText(ev: Evidence): string {
   // The evidence shares the model's context with the transcript: a fixed budget, compliance and objections first.
   const rank = (c: string) => (["prohibited_claim", "sensitive_data_request", "disclosure"].includes(c) ? 0 : c === "objection" ? 1 : c === "buying_signal" ? 2 : 3);
   let budget = EVIDENCE_CHARS;
-  const picked = [...shown].sort((a, b) => rank(a.tracker.category) - rank(b.tracker.category) || a.segment - b.segment).filter((h) => {
+  const picked = [...shown].sort((a, b) => rank(a.tracker.category) - rank(b.tracker.category) || a.segment - b.segment).filter(() => {
     const cost = 40;
     return (budget -= cost) >= 0;
   });

@@ -63,7 +63,11 @@ function wasHandled(ev: Evidence, hit: TrackerHit): boolean {
 
 function firstPerType(hits: TrackerHit[]): TrackerHit[] {
   const seen = new Set<string>();
-  return hits.filter((h) => (seen.has(h.tracker.type) ? false : (seen.add(h.tracker.type), true)));
+  return hits.filter((h) => {
+    if (seen.has(h.tracker.type)) return false;
+    seen.add(h.tracker.type);
+    return true;
+  });
 }
 
 function emptyReport(reason: string): Report {
@@ -109,68 +113,20 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
   const nextSteps = steps.agreed ? [steps.agreed] : [];
   const pains = hitsOf(ev, "pain_point");
   const outcome = outcomeOf(steps);
-  const weight = { strong: 20, moderate: 10, weak: 5 } as const;
-  let likelihood = 15 + signals.slice(0, 4).reduce((a, s) => a + weight[s.tracker.strength ?? "moderate"], 0) + (nextSteps.length ? 15 : 0);
-  likelihood -= 8 * objections.filter((o) => !o.handled).length;
-  if (outcome === "closed_won") likelihood = Math.max(likelihood, 90);
-  if (outcome === "closed_lost") likelihood = Math.min(likelihood, 10);
-  likelihood = Math.max(0, Math.min(100, likelihood));
+  const likelihood = closeLikelihood(signals, nextSteps, objections, outcome);
 
-  const ranked = (Object.entries(breakdown) as [ScoreCategory, number][]).sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
-  const weakest = ranked.slice(0, 3).filter(([, v]) => v <= 6);
-  const strongest = ranked.filter(([, v]) => v >= 8).reverse();
+  const { ranked, weakest, strongest } = rankCategories(breakdown);
 
-  const missed: string[] = [];
-  for (const o of objections) if (!o.handled) missed.push(`${o.hit.tracker.type} objection at ${clock(o.hit.t)} was not addressed: "${quote(o.hit.sentence, 160)}"`);
-  if (hitsOf(ev, "discovery").length === 0) missed.push("No open discovery questions were asked.");
-  if (hitsOf(ev, "qualification").length === 0) missed.push("Budget, authority and timeline were not qualified.");
-  if (nextSteps.length === 0) missed.push("The call ended without an agreed next step.");
-  if (signals.length > 0 && hitsOf(ev, "closing_ask").length === 0 && outcome !== "closed_won")
-    missed.push(`Buying signal at ${clock(signals[0].t)} was not followed by a request for commitment.`);
-
-  const highlights = [
-    ...objections.map((o) => ({ h: o.hit, label: "objection" as const })),
-    ...signals.map((h) => ({ h, label: "buying_signal" as const })),
-    ...[...hitsOf(ev, "prohibited_claim"), ...hitsOf(ev, "sensitive_data_request")].map((h) => ({ h, label: "compliance" as const })),
-    ...nextSteps.map((h) => ({ h, label: "next_step" as const })),
-    ...commitments.slice(0, 1).map((h) => ({ h, label: "commitment" as const })),
-    ...pains.slice(0, 3).map((h) => ({ h, label: "pain_point" as const })),
-    ...hitsOf(ev, "discovery").slice(0, 3).map((h) => ({ h, label: "question" as const })),
-  ]
-    .sort((a, b) => a.h.t - b.h.t || a.h.segment - b.h.segment || a.label.localeCompare(b.label))
-    .filter((x, i, all) => all.findIndex((y) => y.h.segment === x.h.segment && y.label === x.label) === i)
-    .slice(0, 100)
-    .map(({ h, label }) => ({ speaker: h.speaker, quote: quote(h.sentence, 1000), label, t: h.t }));
+  const missed = missedOpportunities(ev, { objections, signals, nextSteps, outcome });
+  const highlights = highlightsOf(ev, { objections, signals, nextSteps, commitments, pains });
 
   const timeline = buildTimeline(ev, objections);
-  const minutes = clock(ev.duration);
-  const listOf = (xs: string[]) => (xs.length ? xs.join(", ") : "none");
-  const summary =
-    `Call of ${minutes} with ${ev.segments.length} transcript segments. ` +
-    `Objections: ${listOf(objections.map((o) => `${o.hit.tracker.type} at ${clock(o.hit.t)}${o.handled ? " (handled)" : " (not handled)"}`))}. ` +
-    `Buying signals: ${listOf(signals.map((s) => `${s.tracker.type} at ${clock(s.t)}`))}. ` +
-    `Next steps: ${nextSteps.length ? `agreed at ${clock(nextSteps[0].t)}` : steps.proposed ? "proposed, not agreed" : "none agreed"}. ` +
-    `Compliance: ${alerts.length ? alerts.map((a) => a.type).join(", ") : "no issues found"}. ` +
-    `Outcome: ${outcome}. Scored by trackers (example-trained classifiers and phrase patterns), not by a language model.`;
+  const summary = summaryOf(ev, { objections, signals, nextSteps, alerts, outcome, proposed: steps.proposed });
 
-  const coachingPriority = alerts.some((a) => a.severity === "critical" || a.severity === "high") || (weakest[0] && weakest[0][1] <= 3) ? "high" : weakest.length ? "medium" : "low";
-  const coachingDetail = [
-    ...(alerts.length ? [`Compliance first: ${alerts.map((a) => a.type).join(", ")}. ${CATEGORY_ADVICE.compliance}`] : []),
-    ...weakest.filter(([c]) => c !== "compliance" || !alerts.length).map(([c, v]) => `${c} (${v}/10): ${CATEGORY_ADVICE[c]}`),
-  ].join(" ") || "Solid call across the board; keep doing what worked.";
+  const coaching = coachingNotes(alerts, weakest);
+  const followUp = followUpOf(outcome, nextSteps, objections);
 
-  const followUp =
-    outcome === "closed_won"
-      ? "Send the agreement and onboarding plan the customer asked for, and confirm the start date in writing."
-      : nextSteps.length
-        ? `Confirm the next step agreed at ${clock(nextSteps[0].t)} in writing: "${quote(nextSteps[0].sentence, 300)}"`
-        : objections.length
-          ? `Follow up on the open ${objections.map((o) => o.hit.tracker.type).join(" and ")} objection${objections.length > 1 ? "s" : ""} and propose a concrete next meeting.`
-          : "Propose a concrete next meeting with a date and an agenda.";
-
-  const crm = `Outcome ${outcome}; close likelihood ${likelihood}%. Objections: ${listOf(objections.map((o) => o.hit.tracker.type))}. Signals: ${listOf(signals.map((s) => s.tracker.type))}. ${
-    alerts.length ? `Compliance alerts: ${alerts.map((a) => a.type).join(", ")}.` : "No compliance alerts."
-  }`;
+  const crm = crmNoteOf({ objections, signals, alerts, outcome, likelihood });
 
   return {
     overall_score: overallFromBreakdown(breakdown),
@@ -188,7 +144,7 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
     })),
     buying_signals: signals.map((s) => ({ signal: `${s.tracker.type} at ${clock(s.t)}: "${quote(s.sentence, 400)}"`, strength: s.tracker.strength ?? "moderate" })),
     missed_opportunities: missed.slice(0, 50),
-    coaching_notes: { priority: coachingPriority, detail: coachingDetail.slice(0, 2000) },
+    coaching_notes: coaching,
     rep_strengths: strongest.slice(0, 5).map(([c, v]) => `${c} (${v}/10)`),
     rep_weaknesses: ranked.filter(([, v]) => v <= 4).map(([c, v]) => `${c} (${v}/10)`),
     recommended_training: weakest.map(([c]) => TRAINING[c]),
@@ -199,6 +155,102 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
     timeline,
     confidence_level: ev.speakersKnown && ev.segments.length >= 10 ? "medium" : "low",
   };
+}
+
+/** Categories from weakest to strongest (ties by name); the three weakest at 6 or less, the strong ones at 8 or more. */
+function rankCategories(breakdown: ScoreBreakdown) {
+  const ranked = (Object.entries(breakdown) as [ScoreCategory, number][]).sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
+  return { ranked, weakest: ranked.slice(0, 3).filter(([, v]) => v <= 6), strongest: ranked.filter(([, v]) => v >= 8).reverse() };
+}
+
+type Hit = TrackerHit;
+type Outcome = ReturnType<typeof outcomeOf>;
+interface Findings {
+  objections: ObjectionFinding[];
+  signals: Hit[];
+  alerts: Report["compliance_alerts"];
+  outcome: Outcome;
+}
+
+const listOf = (xs: string[]) => (xs.length ? xs.join(", ") : "none");
+
+function summaryOf(ev: Evidence, f: Findings & { nextSteps: Hit[]; proposed: boolean }): string {
+  const { objections, signals, nextSteps, alerts, outcome } = f;
+  const minutes = clock(ev.duration);
+  return (
+    `Call of ${minutes} with ${ev.segments.length} transcript segments. ` +
+    `Objections: ${listOf(objections.map((o) => `${o.hit.tracker.type} at ${clock(o.hit.t)}${o.handled ? " (handled)" : " (not handled)"}`))}. ` +
+    `Buying signals: ${listOf(signals.map((s) => `${s.tracker.type} at ${clock(s.t)}`))}. ` +
+    `Next steps: ${nextSteps.length ? `agreed at ${clock(nextSteps[0].t)}` : f.proposed ? "proposed, not agreed" : "none agreed"}. ` +
+    `Compliance: ${alerts.length ? alerts.map((a) => a.type).join(", ") : "no issues found"}. ` +
+    `Outcome: ${outcome}. Scored by trackers (example-trained classifiers and phrase patterns), not by a language model.`
+  );
+}
+
+function crmNoteOf({ objections, signals, alerts, outcome, likelihood }: Findings & { likelihood: number }): string {
+  return `Outcome ${outcome}; close likelihood ${likelihood}%. Objections: ${listOf(objections.map((o) => o.hit.tracker.type))}. Signals: ${listOf(signals.map((s) => s.tracker.type))}. ${
+    alerts.length ? `Compliance alerts: ${alerts.map((a) => a.type).join(", ")}.` : "No compliance alerts."
+  }`;
+}
+
+/** 15 + the first four buying signals by strength + 15 for an agreed next step, less 8 per unhandled objection; a won or lost outcome bounds it. */
+function closeLikelihood(signals: Hit[], nextSteps: Hit[], objections: ObjectionFinding[], outcome: Outcome): number {
+  const weight = { strong: 20, moderate: 10, weak: 5 } as const;
+  let likelihood = 15 + signals.slice(0, 4).reduce((a, s) => a + weight[s.tracker.strength ?? "moderate"], 0) + (nextSteps.length ? 15 : 0);
+  likelihood -= 8 * objections.filter((o) => !o.handled).length;
+  if (outcome === "closed_won") likelihood = Math.max(likelihood, 90);
+  if (outcome === "closed_lost") likelihood = Math.min(likelihood, 10);
+  return Math.max(0, Math.min(100, likelihood));
+}
+
+function missedOpportunities(ev: Evidence, f: { objections: ObjectionFinding[]; signals: Hit[]; nextSteps: Hit[]; outcome: Outcome }): string[] {
+  const missed: string[] = [];
+  for (const o of f.objections) if (!o.handled) missed.push(`${o.hit.tracker.type} objection at ${clock(o.hit.t)} was not addressed: "${quote(o.hit.sentence, 160)}"`);
+  if (hitsOf(ev, "discovery").length === 0) missed.push("No open discovery questions were asked.");
+  if (hitsOf(ev, "qualification").length === 0) missed.push("Budget, authority and timeline were not qualified.");
+  if (f.nextSteps.length === 0) missed.push("The call ended without an agreed next step.");
+  if (f.signals.length > 0 && hitsOf(ev, "closing_ask").length === 0 && f.outcome !== "closed_won")
+    missed.push(`Buying signal at ${clock(f.signals[0].t)} was not followed by a request for commitment.`);
+  return missed;
+}
+
+function highlightsOf(ev: Evidence, f: { objections: ObjectionFinding[]; signals: Hit[]; nextSteps: Hit[]; commitments: Hit[]; pains: Hit[] }): Report["transcript_highlights"] {
+  const { objections, signals, nextSteps, commitments, pains } = f;
+  return [
+    ...objections.map((o) => ({ h: o.hit, label: "objection" as const })),
+    ...signals.map((h) => ({ h, label: "buying_signal" as const })),
+    ...[...hitsOf(ev, "prohibited_claim"), ...hitsOf(ev, "sensitive_data_request")].map((h) => ({ h, label: "compliance" as const })),
+    ...nextSteps.map((h) => ({ h, label: "next_step" as const })),
+    ...commitments.slice(0, 1).map((h) => ({ h, label: "commitment" as const })),
+    ...pains.slice(0, 3).map((h) => ({ h, label: "pain_point" as const })),
+    ...hitsOf(ev, "discovery").slice(0, 3).map((h) => ({ h, label: "question" as const })),
+  ]
+    .sort((a, b) => a.h.t - b.h.t || a.h.segment - b.h.segment || a.label.localeCompare(b.label))
+    .filter((x, i, all) => all.findIndex((y) => y.h.segment === x.h.segment && y.label === x.label) === i)
+    .slice(0, 100)
+    .map(({ h, label }) => ({ speaker: h.speaker, quote: quote(h.sentence, 1000), label, t: h.t }));
+}
+
+function coachingNotes(alerts: Report["compliance_alerts"], weakest: [ScoreCategory, number][]): Report["coaching_notes"] {
+  const coachingPriority = alerts.some((a) => a.severity === "critical" || a.severity === "high") || (weakest[0] && weakest[0][1] <= 3) ? "high" : weakest.length ? "medium" : "low";
+  const coachingDetail = [
+    ...(alerts.length ? [`Compliance first: ${alerts.map((a) => a.type).join(", ")}. ${CATEGORY_ADVICE.compliance}`] : []),
+    ...weakest.filter(([c]) => c !== "compliance" || !alerts.length).map(([c, v]) => `${c} (${v}/10): ${CATEGORY_ADVICE[c]}`),
+  ].join(" ") || "Solid call across the board; keep doing what worked.";
+
+  return { priority: coachingPriority, detail: coachingDetail.slice(0, 2000) };
+}
+
+function followUpOf(outcome: Outcome, nextSteps: Hit[], objections: ObjectionFinding[]): string {
+  return (
+    outcome === "closed_won"
+      ? "Send the agreement and onboarding plan the customer asked for, and confirm the start date in writing."
+      : nextSteps.length
+        ? `Confirm the next step agreed at ${clock(nextSteps[0].t)} in writing: "${quote(nextSteps[0].sentence, 300)}"`
+        : objections.length
+          ? `Follow up on the open ${objections.map((o) => o.hit.tracker.type).join(" and ")} objection${objections.length > 1 ? "s" : ""} and propose a concrete next meeting.`
+          : "Propose a concrete next meeting with a date and an agenda."
+  );
 }
 
 function buildTimeline(ev: Evidence, objections: ObjectionFinding[]): Report["timeline"] {

@@ -85,5 +85,5 @@ export function quote(text: string, max = 200): string {
   const t = text.trim().replace(/\s+/g, " ");
   if (t.length <= max) return t;
   const cut = t.slice(0, max - 1);
-  return cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2)) + "…";
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2))}…`;
 }

@@ -17,7 +17,7 @@ export function normalizeText(text: string): string {
 /** A light suffix stemmer: enough to meet plural, past, gerund and adverb forms, never clever. */
 export function stem(word: string): string {
   let w = word;
-  if (w.length > 4 && w.endsWith("ies")) w = w.slice(0, -3) + "y";
+  if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
   else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
   else if (w.length > 4 && w.endsWith("ly")) w = w.slice(0, -2);
