@@ -15,7 +15,10 @@ export interface CliContext {
 export function addConfigOptions(cmd: Command, keys: (keyof Config)[]): Command {
   for (const key of keys) {
     const s = SETTINGS.find((x) => x.key === key)!;
-    cmd.option(`${s.flag} <value>`, `${s.doc} [env ${s.env}, default ${s.default === undefined || (Array.isArray(s.default) && s.default.length === 0) ? "none" : s.default}]`);
+    cmd.option(
+      `${s.flag} <value>`,
+      `${s.doc} [env ${s.env}, default ${s.default === undefined || (Array.isArray(s.default) && s.default.length === 0) ? "none" : s.default}]`,
+    );
   }
   return cmd;
 }

@@ -6,20 +6,33 @@ import type { Command } from "commander";
  * installed name and pipe cleanly.
  */
 export const EXAMPLES: Record<string, string[]> = {
-  callreview: ["callreview company create \"Acme Sales\" --json", "callreview doctor", "callreview serve --port 8080"],
+  callreview: ['callreview company create "Acme Sales" --json', "callreview doctor", "callreview serve --port 8080"],
   serve: ["callreview serve", "callreview serve --port 9000 --pipeline live --workers 2", "CALLREVIEW_DATA_DIR=/srv/callreview callreview serve"],
-  worker: ["callreview worker --database-url postgres://callreview@db/callreview --workers 2", "CALLREVIEW_DATABASE_URL=postgres://callreview@db/callreview callreview worker"],
+  worker: [
+    "callreview worker --database-url postgres://callreview@db/callreview --workers 2",
+    "CALLREVIEW_DATABASE_URL=postgres://callreview@db/callreview callreview worker",
+  ],
   migrate: ["callreview migrate", "callreview migrate --database-url postgres://callreview@db/callreview --json"],
-  "copy-data": ["callreview copy-data --from ./data --to postgres://callreview@db/callreview", "callreview copy-data --from /srv/callreview --to postgres://callreview@db/callreview --json"],
-  company: ["callreview company list", "callreview company create \"Acme Sales\""],
-  "company create": ["callreview company create \"Acme Sales\"", "callreview company create \"Acme Sales\" --low-score-threshold 50 --json"],
+  "copy-data": [
+    "callreview copy-data --from ./data --to postgres://callreview@db/callreview",
+    "callreview copy-data --from /srv/callreview --to postgres://callreview@db/callreview --json",
+  ],
+  company: ["callreview company list", 'callreview company create "Acme Sales"'],
+  "company create": ['callreview company create "Acme Sales"', 'callreview company create "Acme Sales" --low-score-threshold 50 --json'],
   "company list": ["callreview company list", "callreview company list --json"],
-  "company update": ["callreview company update 1 --name \"Acme EMEA\"", "callreview company update 1 --rep-channel right --retain-audio-days 90", "callreview company update 1 --trackers trackers.json"],
+  "company update": [
+    'callreview company update 1 --name "Acme EMEA"',
+    "callreview company update 1 --rep-channel right --retain-audio-days 90",
+    "callreview company update 1 --trackers trackers.json",
+  ],
   key: ["callreview key create --company 1", "callreview key list --company 1"],
   "key create": ["callreview key create --company 1", "callreview key create --company 1 --scopes calls:read,reports:read --expires-at 2026-12-31 --json"],
   "key list": ["callreview key list --company 1", "callreview key list --company 1 --json"],
   user: ["callreview user create --company 1 --email rita@example.com --role reviewer", "callreview user list --company 1"],
-  "user create": ["callreview user create --company 1 --email rita@example.com --role reviewer", "printf '%s\\n' \"$PASSWORD\" | callreview user create --company 1 --email max@example.com --role manager --password-stdin --json"],
+  "user create": [
+    "callreview user create --company 1 --email rita@example.com --role reviewer",
+    "printf '%s\\n' \"$PASSWORD\" | callreview user create --company 1 --email max@example.com --role manager --password-stdin --json",
+  ],
   "user list": ["callreview user list", "callreview user list --company 1 --json"],
   "user disable": ["callreview user disable 3", "callreview user disable 3 --yes --json"],
   "user reset-password": ["callreview user reset-password 3", "printf '%s\\n' \"$PASSWORD\" | callreview user reset-password 3 --password-stdin"],
@@ -28,8 +41,16 @@ export const EXAMPLES: Record<string, string[]> = {
   models: ["callreview models list", "callreview models verify"],
   "models list": ["callreview models list", "callreview --models-dir /opt/models models list --json"],
   "models verify": ["callreview models verify", "callreview models verify --json"],
-  submit: ["callreview submit call.wav --company 1", "callreview submit a.wav b.mp3 --company 1 --wait --json", "callreview submit --transcript call.vtt --rep-speaker Anna --company 1 --wait"],
-  transcribe: ["callreview transcribe call.wav", "callreview transcribe call.mp3 --format vtt > call.vtt", "callreview transcribe call.wav --format json --model ggml-base.en.bin | jq '.segments | length'"],
+  submit: [
+    "callreview submit call.wav --company 1",
+    "callreview submit a.wav b.mp3 --company 1 --wait --json",
+    "callreview submit --transcript call.vtt --rep-speaker Anna --company 1 --wait",
+  ],
+  transcribe: [
+    "callreview transcribe call.wav",
+    "callreview transcribe call.mp3 --format vtt > call.vtt",
+    "callreview transcribe call.wav --format json --model ggml-base.en.bin | jq '.segments | length'",
+  ],
   calls: ["callreview calls list", "callreview calls show 42"],
   "calls list": ["callreview calls list --company 1 --status failed", "callreview calls list --limit 100 --json"],
   "calls show": ["callreview calls show 42", "callreview calls show 42 --transcript --json"],
@@ -43,7 +64,10 @@ export const EXAMPLES: Record<string, string[]> = {
   "retention run": ["callreview retention run", "callreview retention run --json"],
   report: ["callreview report 42", "callreview report 42 --json"],
   webhook: ["callreview webhook add --company 1 --url https://crm.local/hooks", "callreview webhook list"],
-  "webhook add": ["callreview webhook add --company 1 --url https://crm.local/hooks", "callreview webhook add --company 1 --url https://crm.local/hooks --events call.report_completed,call.failed --json"],
+  "webhook add": [
+    "callreview webhook add --company 1 --url https://crm.local/hooks",
+    "callreview webhook add --company 1 --url https://crm.local/hooks --events call.report_completed,call.failed --json",
+  ],
   "webhook list": ["callreview webhook list", "callreview webhook list --company 1 --json"],
   "webhook remove": ["callreview webhook remove 2", "callreview webhook remove 2 --yes --json"],
   "webhook rotate-secret": ["callreview webhook rotate-secret 2", "callreview webhook rotate-secret 2 --json"],
@@ -55,9 +79,15 @@ export const EXAMPLES: Record<string, string[]> = {
   "deliveries show": ["callreview deliveries show 17", "callreview deliveries show 17 --json"],
   "deliveries replay": ["callreview deliveries replay 17", "callreview deliveries replay --failed --since 36h --company 1"],
   analyze: ["callreview analyze call.vtt --rep-speaker Anna", "callreview analyze call.json --company 1 --analyzer rules --json"],
-  trackers: ["callreview trackers test builtin --text \"we already use a competitor\" --speaker customer"],
-  "trackers test": ["callreview trackers test builtin --text \"can you send me the contract\" --speaker customer", "callreview trackers test trackers.json --transcript call.vtt --rep-speaker Anna --json"],
-  "engine-bench": ["callreview engine-bench --llm-model models/qwen2.5-1.5b-instruct-q4_k_m.gguf", "callreview engine-bench --llm-model model.gguf --pp 256 --tg 64 --reps 5 --json"],
+  trackers: ['callreview trackers test builtin --text "we already use a competitor" --speaker customer'],
+  "trackers test": [
+    'callreview trackers test builtin --text "can you send me the contract" --speaker customer',
+    "callreview trackers test trackers.json --transcript call.vtt --rep-speaker Anna --json",
+  ],
+  "engine-bench": [
+    "callreview engine-bench --llm-model models/qwen2.5-1.5b-instruct-q4_k_m.gguf",
+    "callreview engine-bench --llm-model model.gguf --pp 256 --tg 64 --reps 5 --json",
+  ],
 };
 
 export function commandPath(cmd: Command): string {
@@ -70,5 +100,6 @@ export function commandPath(cmd: Command): string {
 export function addExamples(cmd: Command): void {
   const lines = EXAMPLES[commandPath(cmd)];
   if (lines) cmd.addHelpText("after", `\nExamples:\n${lines.map((l) => `  $ ${l}`).join("\n")}`);
-  if (!cmd.parent) cmd.addHelpText("after", "\nExit codes: 0 success, 1 failure, 2 usage (unknown or bad option, destructive command without --yes), 3 not found.");
+  if (!cmd.parent)
+    cmd.addHelpText("after", "\nExit codes: 0 success, 1 failure, 2 usage (unknown or bad option, destructive command without --yes), 3 not found.");
 }

@@ -15,5 +15,7 @@ export function toVtt(segments: TranscriptSegment[]): string {
 
 /** SubRip: numbered cues, the speaker as a `speaker: ` prefix when it is known. */
 export function toSrt(segments: TranscriptSegment[]): string {
-  return segments.map((s, i) => `${i + 1}\n${stamp(s.t_start, ",")} --> ${stamp(s.t_end, ",")}\n${s.speaker === "unknown" ? "" : `${s.speaker}: `}${s.text}\n`).join("\n");
+  return segments
+    .map((s, i) => `${i + 1}\n${stamp(s.t_start, ",")} --> ${stamp(s.t_end, ",")}\n${s.speaker === "unknown" ? "" : `${s.speaker}: `}${s.text}\n`)
+    .join("\n");
 }

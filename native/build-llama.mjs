@@ -47,32 +47,42 @@ function pkgVersion(name) {
 
 function main() {
   if (process.env.CALLREVIEW_SKIP_NATIVE_BUILD === "1") return say("skipped (CALLREVIEW_SKIP_NATIVE_BUILD=1); the generic prebuilt llama addon is used");
-  if (process.platform !== "linux" || process.arch !== "x64") return say(`no SIMD build for ${process.platform}-${process.arch}; the prebuilt llama addon is used`);
+  if (process.platform !== "linux" || process.arch !== "x64")
+    return say(`no SIMD build for ${process.platform}-${process.arch}; the prebuilt llama addon is used`);
   const cxx = process.env.CXX || "g++";
   const cc = process.env.CC || "gcc";
-  if (!has("cmake") || !has(cxx) || !has(cc)) return say(`cmake, ${cc} or ${cxx} not found: skipping the SIMD build; the generic prebuilt llama addon is used (slower prompt processing)`);
+  if (!has("cmake") || !has(cxx) || !has(cc))
+    return say(`cmake, ${cc} or ${cxx} not found: skipping the SIMD build; the generic prebuilt llama addon is used (slower prompt processing)`);
   const deps = ["@fugood/llama.node", "llama.rn", "node-addon-api", "node-api-headers"];
-  for (const d of deps) if (!fs.existsSync(path.join(nm, d, "package.json"))) return say(`${d} is not installed: skipping the SIMD build; the generic prebuilt llama addon is used`);
+  for (const d of deps)
+    if (!fs.existsSync(path.join(nm, d, "package.json")))
+      return say(`${d} is not installed: skipping the SIMD build; the generic prebuilt llama addon is used`);
 
   const key = {
     march: MARCH,
     versions: Object.fromEntries(deps.map((d) => [d, pkgVersion(d)])),
-    script: createHash("sha256").update(fs.readFileSync(self)).update(fs.readFileSync(path.join(root, "native", "llama-unsupported.cpp"))).digest("hex"),
+    script: createHash("sha256")
+      .update(fs.readFileSync(self))
+      .update(fs.readFileSync(path.join(root, "native", "llama-unsupported.cpp")))
+      .digest("hex"),
   };
   const keyText = JSON.stringify(key);
   const benchFile = path.join(outDir, "llama-cbench");
-  if (fs.existsSync(outFile) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === keyText && (!bench || fs.existsSync(benchFile))) return say(`up to date (${path.relative(root, outFile)})`);
+  if (fs.existsSync(outFile) && fs.existsSync(stampFile) && fs.readFileSync(stampFile, "utf8") === keyText && (!bench || fs.existsSync(benchFile)))
+    return say(`up to date (${path.relative(root, outFile)})`);
 
   const started = Date.now();
-  say(`building the ${MARCH} llama addon from ${Object.entries(key.versions).map(([k, v]) => `${k}@${v}`).join(", ")} (-j${JOBS}, a few minutes)`);
+  say(
+    `building the ${MARCH} llama addon from ${Object.entries(key.versions)
+      .map(([k, v]) => `${k}@${v}`)
+      .join(", ")} (-j${JOBS}, a few minutes)`,
+  );
   assembleTree(JSON.stringify(key.versions));
   put(path.join(tree, "CMakeLists.txt"), cmakeLists());
   const gen = has("ninja") ? ["-G", "Ninja"] : [];
-  const configure = spawnSync(
-    "cmake",
-    [...gen, "-S", tree, "-B", buildDir, "-DCMAKE_BUILD_TYPE=", `-DCMAKE_C_COMPILER=${cc}`, `-DCMAKE_CXX_COMPILER=${cxx}`],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
+  const configure = spawnSync("cmake", [...gen, "-S", tree, "-B", buildDir, "-DCMAKE_BUILD_TYPE=", `-DCMAKE_C_COMPILER=${cc}`, `-DCMAKE_CXX_COMPILER=${cxx}`], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   if (configure.status !== 0) return fail("cmake configure failed");
   const build = spawnSync("cmake", ["--build", buildDir, "--target", "llama_addon", "-j", JOBS], { stdio: ["ignore", "inherit", "inherit"] });
   if (build.status !== 0) return fail("compilation failed");
@@ -100,7 +110,11 @@ function fail(what) {
 
 /** Takes llama.rn's lm_ prefix off ggml/gguf names so its files match llama.node's. */
 function unprefix(text) {
-  return text.replace(/\blm_ggml/g, "ggml").replace(/\bLM_GGML/g, "GGML").replace(/\blm_gguf/g, "gguf").replace(/\bLM_GGUF/g, "GGUF");
+  return text
+    .replace(/\blm_ggml/g, "ggml")
+    .replace(/\bLM_GGML/g, "GGML")
+    .replace(/\blm_gguf/g, "gguf")
+    .replace(/\bLM_GGUF/g, "GGUF");
 }
 
 /** Writes only what changed, so a rebuild after a patch change recompiles only the patched files. */
@@ -147,7 +161,8 @@ function assembleTree(versions) {
   const core = fs.readdirSync(rn).filter((n) => /^(ggml|gguf)[^/]*\.(c|cpp|h)$/.test(n) && !fs.existsSync(path.join(lc, "ggml", "include", n)));
   for (const n of core) copyFile(path.join(rn, n), path.join(lc, "ggml", "src", n), unprefix);
   // rn-llama (the binding's engine layer) and its helper.
-  for (const n of fs.readdirSync(rn).filter((n) => (/^rn-|^anyascii\./.test(n)) && n !== "rn-llama.cpp")) copyFile(path.join(rn, n), path.join(src, "rn-llama", n), unprefix);
+  for (const n of fs.readdirSync(rn).filter((n) => /^rn-|^anyascii\./.test(n) && n !== "rn-llama.cpp"))
+    copyFile(path.join(rn, n), path.join(src, "rn-llama", n), unprefix);
   // The multimodal tool the binding links (never used by callreview, but part of the binding).
   copyDir(path.join(rn, "tools", "mtmd"), path.join(lc, "tools", "mtmd"), () => true, unprefix);
   // Our bench-only harness (built only with --bench; CMake wants the file at configure time).
@@ -186,20 +201,21 @@ function assembleTree(versions) {
   // --json output owns: only warnings and errors are kept, and they go to stderr.
   patched(
     { from: path.join(nm, "llama.rn", "cpp", "rn-llama.cpp"), to: path.join(src, "rn-llama", "rn-llama.cpp"), transform: unprefix },
-    [`printf("[%s] %s:%d ", level, function, line);`, `if (strcmp(level, "ERROR") != 0 && strcmp(level, "WARNING") != 0) return;\n        fprintf(stderr, "[%s] %s:%d ", level, function, line);`, "rn-llama log: warnings and errors only, to stderr"],
+    [
+      `printf("[%s] %s:%d ", level, function, line);`,
+      `if (strcmp(level, "ERROR") != 0 && strcmp(level, "WARNING") != 0) return;\n        fprintf(stderr, "[%s] %s:%d ", level, function, line);`,
+      "rn-llama log: warnings and errors only, to stderr",
+    ],
     [`vprintf(format, args);`, `vfprintf(stderr, format, args);`, "rn-llama log to stderr"],
     [`printf("\\n");`, `fprintf(stderr, "\\n");`, "rn-llama log to stderr"],
   );
   // toggleNativeLog(false) restores llama.cpp's default logger, which writes every
   // load and decode step to stderr; here it keeps errors only.
-  patched(
-    { from: path.join(ln, "src", "LlamaContext.cpp"), to: path.join(src, "LlamaContext.cpp") },
-    [
-      `      g_tsfn.Release();\n      llama_log_set(llama_log_callback_default, nullptr);\n    }`,
-      `      g_tsfn.Release();\n    }\n    llama_log_set([](ggml_log_level level, const char *text, void *user_data) {\n      if (level == GGML_LOG_LEVEL_ERROR) llama_log_callback_default(level, text, user_data);\n    }, nullptr);`,
-      "quiet native log when switched off",
-    ],
-  );
+  patched({ from: path.join(ln, "src", "LlamaContext.cpp"), to: path.join(src, "LlamaContext.cpp") }, [
+    `      g_tsfn.Release();\n      llama_log_set(llama_log_callback_default, nullptr);\n    }`,
+    `      g_tsfn.Release();\n    }\n    llama_log_set([](ggml_log_level level, const char *text, void *user_data) {\n      if (level == GGML_LOG_LEVEL_ERROR) llama_log_callback_default(level, text, user_data);\n    }, nullptr);`,
+    "quiet native log when switched off",
+  ]);
 }
 
 function cmakeLists() {

@@ -25,7 +25,19 @@ export function buildWhisperCli() {
     if (r.status !== 0) throw new Error(`cmake ${args[0]} failed (log: ${log})`);
   };
   try {
-    run(["-S", tree, "-B", buildDir, "-DCMAKE_BUILD_TYPE=Release", "-DWHISPER_BUILD_TESTS=OFF", "-DWHISPER_BUILD_EXAMPLES=ON", "-DWHISPER_BUILD_SERVER=OFF", "-DWHISPER_SDL2=OFF", "-DWHISPER_CURL=OFF", ...target.cmake]);
+    run([
+      "-S",
+      tree,
+      "-B",
+      buildDir,
+      "-DCMAKE_BUILD_TYPE=Release",
+      "-DWHISPER_BUILD_TESTS=OFF",
+      "-DWHISPER_BUILD_EXAMPLES=ON",
+      "-DWHISPER_BUILD_SERVER=OFF",
+      "-DWHISPER_SDL2=OFF",
+      "-DWHISPER_CURL=OFF",
+      ...target.cmake,
+    ]);
     run(["--build", buildDir, "--target", "whisper-cli", "whisper-vad-speech-segments", "-j", "2"]);
   } finally {
     fs.closeSync(fd);

@@ -91,7 +91,11 @@ function main() {
     return;
   }
 
-  say(`building the ${target.name} addon from ${Object.entries(versions).map(([n, v]) => `${n}@${v}`).join(", ")} (a few minutes, -j${jobs}; log: ${path.relative(root, logFile)})`);
+  say(
+    `building the ${target.name} addon from ${Object.entries(versions)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(", ")} (a few minutes, -j${jobs}; log: ${path.relative(root, logFile)})`,
+  );
   fs.mkdirSync(outRoot, { recursive: true });
   fs.writeFileSync(logFile, "");
   fs.rmSync(workDir, { recursive: true, force: true });
@@ -112,7 +116,10 @@ function main() {
   run(
     "cmake",
     [
-      "-S", workDir, "-B", buildDir,
+      "-S",
+      workDir,
+      "-B",
+      buildDir,
       "-DCMAKE_BUILD_TYPE=Release",
       `-DCMAKE_CXX_COMPILER=${cxx}`,
       `-DCMAKE_JS_INC=${includes}`,
@@ -132,7 +139,10 @@ function main() {
   const tmp = `${addon}.tmp-${process.pid}`;
   fs.copyFileSync(built, tmp);
   fs.renameSync(tmp, addon);
-  fs.writeFileSync(infoFile, `${JSON.stringify({ key, target: target.name, features: target.features, versions, built_at: new Date().toISOString() }, null, 2)}\n`);
+  fs.writeFileSync(
+    infoFile,
+    `${JSON.stringify({ key, target: target.name, features: target.features, versions, built_at: new Date().toISOString() }, null, 2)}\n`,
+  );
   say(`built ${path.relative(root, addon)}`);
 }
 

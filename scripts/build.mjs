@@ -22,13 +22,16 @@ const args = [
   "--minify-syntax",
   "--sourcemap=none",
   // Node-only modules: reached only when the runtime is Node, never inside the executable.
-  "--external", "better-sqlite3",
-  "--external", "@hono/node-server",
+  "--external",
+  "better-sqlite3",
+  "--external",
+  "@hono/node-server",
   // The SIMD llama addon is embedded when native/build-llama.mjs built it; without it the
   // literal require stays unresolved and fails at run time, which selects the generic addon.
   ...(existsSync(path.join(root, "native", "out", "llama-x86-64-v3", "index.node")) ? [] : ["--external", "*/llama-x86-64-v3/index.node"]),
   path.join(root, "cli", "main.ts"),
-  "--outfile", out,
+  "--outfile",
+  out,
 ];
 const r = spawnSync(bun, args, { cwd: root, stdio: "inherit" });
 if (r.status !== 0) {

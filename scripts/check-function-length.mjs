@@ -16,7 +16,11 @@ const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclud
 /** The node whose first line the exemption comment must precede: the whole statement for `const f = () => …`. */
 function anchorOf(node) {
   let n = node;
-  while (n.parent && (ts.isVariableDeclaration(n.parent) || ts.isVariableDeclarationList(n.parent) || ts.isVariableStatement(n.parent) || ts.isPropertyAssignment(n.parent))) n = n.parent;
+  while (
+    n.parent &&
+    (ts.isVariableDeclaration(n.parent) || ts.isVariableDeclarationList(n.parent) || ts.isVariableStatement(n.parent) || ts.isPropertyAssignment(n.parent))
+  )
+    n = n.parent;
   return n;
 }
 
@@ -64,7 +68,10 @@ for (const file of files) {
       const length = end - source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
       if (length > MAX_LINES) {
         if (markedAbove(lines, start)) exempt++;
-        else problems.push(`${file}:${start + 1} ${nameOf(node)} is ${length} lines (max ${MAX_LINES}; split it, or mark a real exception with "// long-function: <reason>" on the line before)`);
+        else
+          problems.push(
+            `${file}:${start + 1} ${nameOf(node)} is ${length} lines (max ${MAX_LINES}; split it, or mark a real exception with "// long-function: <reason>" on the line before)`,
+          );
       }
     }
     ts.forEachChild(node, visit);

@@ -23,10 +23,7 @@ type FetchHandler = (req: Request) => Response | Promise<Response>;
 /** How long a stop waits for in-flight requests before closing their connections. */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
-export async function listen(
-  fetch: FetchHandler,
-  opts: { host: string; port: number; maxBodyBytes?: number; shutdownGraceMs?: number },
-): Promise<Listener> {
+export async function listen(fetch: FetchHandler, opts: { host: string; port: number; maxBodyBytes?: number; shutdownGraceMs?: number }): Promise<Listener> {
   const grace = opts.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
   if (isBun) {
     const server = Bun.serve({

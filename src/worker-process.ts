@@ -20,7 +20,10 @@ export interface RunningWorkers {
  * API processes) share one PostgreSQL database; jobs and deliveries are
  * claimed with leases, so a worker that dies loses nothing but time.
  */
-export async function startWorkerProcess(config: Config, opts: { logger?: Logger; clock?: Clock; dispatcher?: Partial<DispatcherOptions> } = {}): Promise<RunningWorkers> {
+export async function startWorkerProcess(
+  config: Config,
+  opts: { logger?: Logger; clock?: Clock; dispatcher?: Partial<DispatcherOptions> } = {},
+): Promise<RunningWorkers> {
   const services = await createServices(config, opts);
   try {
     // Live mode loads its models now: a missing or broken model stops the start, naming the file.

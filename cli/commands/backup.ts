@@ -16,7 +16,8 @@ export function backupCommand(program: Command, ctx: CliContext): void {
       const m = await withServices(cmd, ctx, (s) => createBackup(s, { dir, actor: CLI_ACTOR }));
       if (opts.json) printJson(ctx.io, m);
       else ctx.io.out(`Backed up ${m.calls} calls, ${m.audio.length} audio files (schema ${m.schema_version}) to ${dir}`);
-      if (m.missing_audio.length) ctx.io.err(`${m.missing_audio.length} audio files were erased while the backup ran; their calls are in the backup without audio.`);
+      if (m.missing_audio.length)
+        ctx.io.err(`${m.missing_audio.length} audio files were erased while the backup ran; their calls are in the backup without audio.`);
     });
 
   program

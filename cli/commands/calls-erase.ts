@@ -21,8 +21,14 @@ export function callsEraseCommand(program: Command, ctx: CliContext): void {
       await confirmDestructive(ctx, opts.yes, `erase call ${id} for good`);
       const r = await withServices(cmd, ctx, (s) => eraseCall(s, { callId: id, actor: CLI_ACTOR }));
       if (opts.json) printJson(ctx.io, { ...r, deleted: true });
-      else ctx.io.out(`Erased call ${id} (company ${r.company_id}): ${r.rows.transcripts} transcripts, ${r.rows.reports} reports, ${r.rows.deliveries_dropped} unsent deliveries; audio ${r.audio_removed ? "removed" : "none or shared"}`);
-      if (r.log_emptied === false) ctx.io.err("Note: another process held an old read snapshot, so the database's write-ahead log still holds old pages until its next checkpoint (docs/lifecycle.md).");
+      else
+        ctx.io.out(
+          `Erased call ${id} (company ${r.company_id}): ${r.rows.transcripts} transcripts, ${r.rows.reports} reports, ${r.rows.deliveries_dropped} unsent deliveries; audio ${r.audio_removed ? "removed" : "none or shared"}`,
+        );
+      if (r.log_emptied === false)
+        ctx.io.err(
+          "Note: another process held an old read snapshot, so the database's write-ahead log still holds old pages until its next checkpoint (docs/lifecycle.md).",
+        );
     });
 
   calls
@@ -44,6 +50,9 @@ export function callsEraseCommand(program: Command, ctx: CliContext): void {
       }
       const verb = r.dry_run ? "Would erase" : "Erased";
       ctx.io.out(`${verb} ${r.call_ids.length} calls of company ${companyId} created before ${before}${r.call_ids.length ? `: ${r.call_ids.join(", ")}` : ""}`);
-      if (r.skipped_processing.length) ctx.io.err(`Skipped ${r.skipped_processing.length} calls being processed right now (${r.skipped_processing.join(", ")}): run the purge again once they finish.`);
+      if (r.skipped_processing.length)
+        ctx.io.err(
+          `Skipped ${r.skipped_processing.length} calls being processed right now (${r.skipped_processing.join(", ")}): run the purge again once they finish.`,
+        );
     });
 }

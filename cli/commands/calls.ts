@@ -35,7 +35,11 @@ function callsListCommand(calls: Command, ctx: CliContext): void {
     .option("--json", "print the calls as JSON")
     .action(async (opts: { company?: number; status?: ProcessingStatus; limit: number; json?: boolean }, cmd: Command) => {
       const rows = await withServices(cmd, ctx, (s) => listCallsForAdmin(s.store.db, { companyId: opts.company, status: opts.status, limit: opts.limit }));
-      if (opts.json) printJson(ctx.io, rows.map((r) => ({ company_id: r.company_id, ...toCallResource(r) })));
+      if (opts.json)
+        printJson(
+          ctx.io,
+          rows.map((r) => ({ company_id: r.company_id, ...toCallResource(r) })),
+        );
       else if (rows.length === 0) ctx.io.out("No calls.");
       else
         printTable(
@@ -58,10 +62,23 @@ function callsShowCommand(calls: Command, ctx: CliContext): void {
       const { call, history, transcript } = found;
       const job = jobView(found.job);
       if (opts.json) {
-        printJson(ctx.io, { company_id: call.company_id, ...toCallResource(call), history: history.map((h) => ({ from: h.from_status, to: h.to_status, reason: h.reason, at: h.at })), job, ...(opts.transcript ? { transcript } : {}) });
+        printJson(ctx.io, {
+          company_id: call.company_id,
+          ...toCallResource(call),
+          history: history.map((h) => ({ from: h.from_status, to: h.to_status, reason: h.reason, at: h.at })),
+          job,
+          ...(opts.transcript ? { transcript } : {}),
+        });
         return;
       }
-      ctx.io.out([...describeCall(call, job), "  history", ...history.map((h) => `    ${h.at}  ${h.from_status ?? "-"} -> ${h.to_status}${h.reason ? `  (${h.reason})` : ""}`), ...(opts.transcript ? [transcript ? formatTranscript(transcript) : "Transcript: none yet"] : [])].join("\n"));
+      ctx.io.out(
+        [
+          ...describeCall(call, job),
+          "  history",
+          ...history.map((h) => `    ${h.at}  ${h.from_status ?? "-"} -> ${h.to_status}${h.reason ? `  (${h.reason})` : ""}`),
+          ...(opts.transcript ? [transcript ? formatTranscript(transcript) : "Transcript: none yet"] : []),
+        ].join("\n"),
+      );
     });
 }
 
@@ -77,7 +94,17 @@ async function loadCall(s: Services, id: number, withTranscript: boolean) {
 type Job = Awaited<ReturnType<typeof latestJobOfCall>>;
 
 function jobView(job: Job) {
-  return job ? { status: job.status, attempts: job.attempts, max_attempts: job.max_attempts, run_at: job.run_at, stage: job.stage, progress: job.progress, last_error: job.last_error } : null;
+  return job
+    ? {
+        status: job.status,
+        attempts: job.attempts,
+        max_attempts: job.max_attempts,
+        run_at: job.run_at,
+        stage: job.stage,
+        progress: job.progress,
+        last_error: job.last_error,
+      }
+    : null;
 }
 
 function describeCall(call: CallRow, job: ReturnType<typeof jobView>): string[] {

@@ -55,7 +55,12 @@ function companyListCommand(company: Command, ctx: CliContext): void {
       const all = await withServices(cmd, ctx, (s) => listCompanies(s.store.db));
       if (opts.json) printJson(ctx.io, all);
       else if (all.length === 0) ctx.io.out("No companies yet. Create one with: callreview company create <name>");
-      else printTable(ctx.io, ["id", "name", "low_score_threshold", "created_at"], all.map((c) => [c.id, c.name, c.low_score_threshold, c.created_at]));
+      else
+        printTable(
+          ctx.io,
+          ["id", "name", "low_score_threshold", "created_at"],
+          all.map((c) => [c.id, c.name, c.low_score_threshold, c.created_at]),
+        );
     });
 }
 
@@ -75,33 +80,60 @@ function companyUpdateCommand(company: Command, ctx: CliContext): void {
     .option("--retain-transcripts-days <n>", "delete transcripts older than n days; call and report stay (0/off: keep)")
     .option("--retain-calls-days <n>", "erase whole calls older than n days (0/off: keep)")
     .option("--json", "print the company as JSON")
-    .action(async (idArg: string, opts: { name?: string; lowScoreThreshold?: string; repChannel?: string; trackers?: string; clearTrackers?: boolean; disclosureWindow?: string; json?: boolean } & LifecycleOptions, cmd: Command) => {
-      const id = parseId(idArg, "company id");
-      const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
-      if (opts.name !== undefined && !opts.name.trim()) throw new UsageError("company name must not be empty");
-      const trackers = opts.trackers !== undefined ? readTrackers(opts.trackers) : undefined;
-      const window = opts.disclosureWindow !== undefined ? parseWindow(opts.disclosureWindow) : undefined;
-      const lifecycle = parseLifecycleOptions(opts);
-      const updated = await withServices(cmd, ctx, async (s) => {
-        const current = await getCompany(s.store.db, id);
-        if (!current) throw new AppError("not_found", `company ${id} not found`);
-        let settings: CompanySettings | undefined = opts.repChannel ? { ...current.settings, rep_channel: opts.repChannel as "left" | "right" } : undefined;
-        if (trackers) settings = { ...(settings ?? current.settings), trackers };
-        if (window !== undefined) settings = { ...(settings ?? current.settings), disclosure_window_seconds: window };
-        if (opts.clearTrackers) {
-          const { trackers: _dropped, ...rest } = settings ?? current.settings;
-          settings = rest;
-        }
-        const withLifecycle = lifecycle(settings ?? current.settings);
-        if (withLifecycle) {
-          settings = withLifecycle;
-          await audit(s.store.db, CLI_ACTOR, "company.update", { companyId: id, detail: { redact: (settings.redact as string[] | undefined) ?? null, redact_audio: settings.redact_audio === true, retention: JSON.stringify(settings.retention ?? null) } }, s.clock.now());
-        }
-        return (await updateCompany(s.store.db, id, { name: opts.name?.trim(), low_score_threshold: threshold, settings }))!;
-      });
-      if (opts.json) printJson(ctx.io, updated);
-      else ctx.io.out(`Updated company ${updated.id}: ${line(updated)}`);
-    });
+    .action(
+      async (
+        idArg: string,
+        opts: {
+          name?: string;
+          lowScoreThreshold?: string;
+          repChannel?: string;
+          trackers?: string;
+          clearTrackers?: boolean;
+          disclosureWindow?: string;
+          json?: boolean;
+        } & LifecycleOptions,
+        cmd: Command,
+      ) => {
+        const id = parseId(idArg, "company id");
+        const threshold = opts.lowScoreThreshold !== undefined ? parseThreshold(opts.lowScoreThreshold) : undefined;
+        if (opts.name !== undefined && !opts.name.trim()) throw new UsageError("company name must not be empty");
+        const trackers = opts.trackers !== undefined ? readTrackers(opts.trackers) : undefined;
+        const window = opts.disclosureWindow !== undefined ? parseWindow(opts.disclosureWindow) : undefined;
+        const lifecycle = parseLifecycleOptions(opts);
+        const updated = await withServices(cmd, ctx, async (s) => {
+          const current = await getCompany(s.store.db, id);
+          if (!current) throw new AppError("not_found", `company ${id} not found`);
+          let settings: CompanySettings | undefined = opts.repChannel ? { ...current.settings, rep_channel: opts.repChannel as "left" | "right" } : undefined;
+          if (trackers) settings = { ...(settings ?? current.settings), trackers };
+          if (window !== undefined) settings = { ...(settings ?? current.settings), disclosure_window_seconds: window };
+          if (opts.clearTrackers) {
+            const { trackers: _dropped, ...rest } = settings ?? current.settings;
+            settings = rest;
+          }
+          const withLifecycle = lifecycle(settings ?? current.settings);
+          if (withLifecycle) {
+            settings = withLifecycle;
+            await audit(
+              s.store.db,
+              CLI_ACTOR,
+              "company.update",
+              {
+                companyId: id,
+                detail: {
+                  redact: (settings.redact as string[] | undefined) ?? null,
+                  redact_audio: settings.redact_audio === true,
+                  retention: JSON.stringify(settings.retention ?? null),
+                },
+              },
+              s.clock.now(),
+            );
+          }
+          return (await updateCompany(s.store.db, id, { name: opts.name?.trim(), low_score_threshold: threshold, settings }))!;
+        });
+        if (opts.json) printJson(ctx.io, updated);
+        else ctx.io.out(`Updated company ${updated.id}: ${line(updated)}`);
+      },
+    );
 }
 
 /** Reads and validates a tracker file; every problem names its line, all on one stderr line. */

@@ -1,7 +1,14 @@
 import { Option, type Command } from "commander";
 import { intRange } from "../arg-parsers.js";
 import { DELIVERY_STATUSES } from "../../src/store/webhook-deliveries.js";
-import { deliveryWithAttempts, listDeliveryDetails, parseDeliveryStatus, replayDelivery, replayFailedSince, type DeliveryDetail } from "../../src/events/deliveries.js";
+import {
+  deliveryWithAttempts,
+  listDeliveryDetails,
+  parseDeliveryStatus,
+  replayDelivery,
+  replayFailedSince,
+  type DeliveryDetail,
+} from "../../src/events/deliveries.js";
 import { findWebhookEndpoint } from "../../src/store/webhook-endpoints.js";
 import { parseId, withServices, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
@@ -16,10 +23,10 @@ export function parseSince(v: string, now: Date): string {
     return new Date(now.getTime() - Number(rel[1]) * unit).toISOString();
   }
   const ms = Date.parse(v);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(ms)) throw new UsageError(`invalid --since "${v}" (expected an ISO 8601 date-time or a duration such as 90m, 36h, 2d)`);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(ms))
+    throw new UsageError(`invalid --since "${v}" (expected an ISO 8601 date-time or a duration such as 90m, 36h, 2d)`);
   return new Date(ms).toISOString();
 }
-
 
 function line(d: DeliveryDetail): string {
   const next = d.next_attempt_at ? `\tnext ${d.next_attempt_at}` : "";
@@ -53,7 +60,18 @@ function deliveriesListCommand(deliveries: Command, ctx: CliContext): void {
         printTable(
           ctx.io,
           ["id", "company", "endpoint", "event_type", "event_id", "status", "attempts", "http", "next_attempt_at", "last_error"],
-          list.map((d) => [d.id, d.company_id, d.endpoint_id, d.event_type, d.event_id, d.status, d.attempts, d.response_status, d.next_attempt_at, d.last_error]),
+          list.map((d) => [
+            d.id,
+            d.company_id,
+            d.endpoint_id,
+            d.event_type,
+            d.event_id,
+            d.status,
+            d.attempts,
+            d.response_status,
+            d.next_attempt_at,
+            d.last_error,
+          ]),
         );
     });
 }
@@ -71,7 +89,8 @@ function deliveriesShowCommand(deliveries: Command, ctx: CliContext): void {
         return;
       }
       const rows = r.attempts.map(
-        (a) => `  #${a.attempt} ${a.trigger}\t${a.started_at}\tHTTP ${a.response_status ?? "-"}\t${a.in_flight ? "in flight" : `${a.duration_ms} ms`}${a.error ? `\t${a.error}` : ""}${a.next_attempt_at ? `\tnext ${a.next_attempt_at}` : ""}`,
+        (a) =>
+          `  #${a.attempt} ${a.trigger}\t${a.started_at}\tHTTP ${a.response_status ?? "-"}\t${a.in_flight ? "in flight" : `${a.duration_ms} ms`}${a.error ? `\t${a.error}` : ""}${a.next_attempt_at ? `\tnext ${a.next_attempt_at}` : ""}`,
       );
       ctx.io.out([line(r.delivery), ...(rows.length ? rows : ["  no attempts yet"])].join("\n"));
     });
@@ -80,7 +99,9 @@ function deliveriesShowCommand(deliveries: Command, ctx: CliContext): void {
 function deliveriesReplayCommand(deliveries: Command, ctx: CliContext): void {
   deliveries
     .command("replay [delivery_id]")
-    .description("Send a delivery again (new timestamp and signature, same event id): the running server sends it within a second, or `serve` does when it starts")
+    .description(
+      "Send a delivery again (new timestamp and signature, same event id): the running server sends it within a second, or `serve` does when it starts",
+    )
     .option("--failed", "replay every failed delivery (with --since)")
     .option("--since <time>", "with --failed: deliveries created since this ISO time or duration (e.g. 36h)")
     .option("--company <id>", "with --failed: only this company's deliveries")
@@ -92,7 +113,10 @@ function deliveriesReplayCommand(deliveries: Command, ctx: CliContext): void {
         const companyId = opts.company !== undefined ? parseId(opts.company, "--company") : undefined;
         const r = await withServices(cmd, ctx, (s) => replayFailedSince(s.store.db, parseSince(opts.since!, s.clock.now()), { companyId }, s.clock.now()));
         if (opts.json) printJson(ctx.io, r);
-        else ctx.io.out(`Queued ${r.replayed.length} failed deliveries for immediate delivery${r.skipped.length ? ` (${r.skipped.length} skipped: endpoint removed or in flight)` : ""}`);
+        else
+          ctx.io.out(
+            `Queued ${r.replayed.length} failed deliveries for immediate delivery${r.skipped.length ? ` (${r.skipped.length} skipped: endpoint removed or in flight)` : ""}`,
+          );
         return;
       }
       if (idArg === undefined) throw new UsageError("give a delivery id, or --failed --since <time>");
@@ -105,7 +129,9 @@ function deliveriesReplayCommand(deliveries: Command, ctx: CliContext): void {
       if (opts.json) printJson(ctx.io, d);
       else ctx.io.out(`Delivery ${d.id} (${d.event_type}, ${d.event_id}) is queued for immediate delivery`);
       if (endpoint && endpoint.enabled !== 1) {
-        ctx.io.err(`Note: webhook endpoint ${endpoint.id} is disabled (${endpoint.disabled_reason ?? "by an admin"}); the delivery goes out once it is enabled: callreview webhook enable ${endpoint.id}`);
+        ctx.io.err(
+          `Note: webhook endpoint ${endpoint.id} is disabled (${endpoint.disabled_reason ?? "by an admin"}); the delivery goes out once it is enabled: callreview webhook enable ${endpoint.id}`,
+        );
       }
     });
 }

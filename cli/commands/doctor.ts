@@ -102,8 +102,16 @@ function describe(report: Findings): string[] {
     `transcription ${report.transcription.whisper_model ?? "no whisper model"}${report.transcription.whisper_problem ? ` (${report.transcription.whisper_problem})` : ""}`,
     `  vad         ${report.transcription.vad_model ?? "no VAD model (no talk metrics, no silence trimming)"}${report.transcription.vad_problem ? ` (${report.transcription.vad_problem})` : ""}`,
     `  ffmpeg      ${report.transcription.ffmpeg ? `${report.transcription.ffmpeg.path} (${report.transcription.ffmpeg.source})` : "not found: OGG/Opus, M4A/MP4, WebM cannot be transcribed"}`,
-    `cpu           ${Object.entries(report.cpu).filter(([, on]) => on).map(([f]) => f).join(" ") || "no SIMD extensions detected"}`,
-    ...report.engines.map((e) => `engine        ${e.engine}: ${e.build === null ? "PROBLEM" : `${e.build} build${e.simd.length ? ` (${e.simd.join(" ")})` : " (no SIMD)"}`}; ${e.reason}`),
+    `cpu           ${
+      Object.entries(report.cpu)
+        .filter(([, on]) => on)
+        .map(([f]) => f)
+        .join(" ") || "no SIMD extensions detected"
+    }`,
+    ...report.engines.map(
+      (e) =>
+        `engine        ${e.engine}: ${e.build === null ? "PROBLEM" : `${e.build} build${e.simd.length ? ` (${e.simd.join(" ")})` : " (no SIMD)"}`}; ${e.reason}`,
+    ),
     `analyzer      ${analyzer.active} (configured ${analyzer.configured}; ${analyzer.reason})`,
     ...(ollama ? [`  ollama      ${ollama.ok ? "ok" : "PROBLEM"}: ${ollama.detail}`] : []),
     `retention     ${report.retention.length ? "" : "no policy (everything is kept)"}`.trimEnd(),

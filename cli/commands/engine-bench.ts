@@ -12,7 +12,8 @@ import { printJson } from "../io.js";
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function count(value: string, what: string, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new UsageError(`invalid ${what} "${value}" (expected an integer from 1 to ${max})`);
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+    throw new UsageError(`invalid ${what} "${value}" (expected an integer from 1 to ${max})`);
   return Number(value);
 }
 
@@ -62,6 +63,8 @@ export function engineBenchCommand(program: Command, ctx: CliContext): void {
         runs,
       };
       if (opts.json) return printJson(ctx.io, result);
-      ctx.io.out(`llama ${info.build} (${info.target}), ${threads} thread(s): prompt ${result.pp_tps.toFixed(1)} tokens/s (pp ${pp}), generation ${result.tg_tps.toFixed(1)} tokens/s (tg ${tg}); median of ${reps}`);
+      ctx.io.out(
+        `llama ${info.build} (${info.target}), ${threads} thread(s): prompt ${result.pp_tps.toFixed(1)} tokens/s (pp ${pp}), generation ${result.tg_tps.toFixed(1)} tokens/s (tg ${tg}); median of ${reps}`,
+      );
     });
 }

@@ -65,7 +65,12 @@ function keyListCommand(key: Command, ctx: CliContext): void {
       const keys = await withServices(cmd, ctx, (s) => listCompanyApiKeys(s.store.db, companyId));
       if (opts.json) printJson(ctx.io, keys);
       else if (keys.length === 0) ctx.io.out(`Company ${companyId} has no API keys.`);
-      else printTable(ctx.io, ["public_id", "scopes", "status", "name"], keys.map((k) => [k.public_id, k.scopes.join(","), status(k), k.name]));
+      else
+        printTable(
+          ctx.io,
+          ["public_id", "scopes", "status", "name"],
+          keys.map((k) => [k.public_id, k.scopes.join(","), status(k), k.name]),
+        );
     });
 }
 

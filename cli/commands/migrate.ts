@@ -11,7 +11,10 @@ import { addConfigOptions, configFrom, type CliContext } from "../context.js";
  * is refused, as everywhere.
  */
 export function migrateCommand(program: Command, ctx: CliContext): void {
-  const cmd = program.command("migrate").description("Apply database migrations (SQLite data dir or --database-url) and exit").option("--json", "machine-readable output");
+  const cmd = program
+    .command("migrate")
+    .description("Apply database migrations (SQLite data dir or --database-url) and exit")
+    .option("--json", "machine-readable output");
   addConfigOptions(cmd, ["dbBusyTimeoutMs"]);
   cmd.action(async (opts: { json?: boolean }, command: Command) => {
     const config = configFrom(command, ctx);
@@ -19,7 +22,12 @@ export function migrateCommand(program: Command, ctx: CliContext): void {
     try {
       const out = { database: store.file, driver: store.driver, schema_version: store.schemaVersion, latest_schema: LATEST_SCHEMA, applied: store.migrated };
       if (opts.json) ctx.io.out(JSON.stringify(out));
-      else ctx.io.out(store.migrated.length > 0 ? `applied ${store.migrated.join(", ")}; schema ${store.schemaVersion} (${store.file})` : `schema ${store.schemaVersion} is current (${store.file})`);
+      else
+        ctx.io.out(
+          store.migrated.length > 0
+            ? `applied ${store.migrated.join(", ")}; schema ${store.schemaVersion} (${store.file})`
+            : `schema ${store.schemaVersion} is current (${store.file})`,
+        );
     } finally {
       await store.close();
     }

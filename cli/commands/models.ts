@@ -24,7 +24,11 @@ export function modelsCommand(program: Command, ctx: CliContext): void {
       const installed = new Set(checks.map((c) => c.name));
       const missing = MANIFEST.filter((m) => !m.test_only && !installed.has(m.file));
       if (opts.json) {
-        printJson(ctx.io, { models_dir: config.modelsDir, files: checks, not_installed: missing.map((m) => ({ file: m.file, kind: m.kind, approx_size: m.approx_size, source: m.source })) });
+        printJson(ctx.io, {
+          models_dir: config.modelsDir,
+          files: checks,
+          not_installed: missing.map((m) => ({ file: m.file, kind: m.kind, approx_size: m.approx_size, source: m.source })),
+        });
         return;
       }
       const lines = [`models dir ${config.modelsDir}`];

@@ -19,7 +19,11 @@ export function reportCommand(program: Command, ctx: CliContext): void {
         const call = await getCall(s.store.db, id);
         if (!call) throw new AppError("not_found", `call ${id} not found`);
         const row = call.report_status === "ready" ? await latestReport(s.store.db, id) : undefined;
-        if (!row) throw new AppError("report_not_ready", `call ${id} has no report yet (status ${call.processing_status}${call.failure_reason ? `, ${call.failure_reason}` : ""})`);
+        if (!row)
+          throw new AppError(
+            "report_not_ready",
+            `call ${id} has no report yet (status ${call.processing_status}${call.failure_reason ? `, ${call.failure_reason}` : ""})`,
+          );
         await audit(s.store.db, CLI_ACTOR, "report.read", { companyId: call.company_id, callId: id, detail: { version: row.version } }, s.clock.now());
         return JSON.parse(row.report) as Report;
       });
@@ -39,9 +43,18 @@ export function formatReport(callId: number, r: Report): string {
     "",
     "Score breakdown:",
     ...Object.entries(r.score_breakdown).map(([k, v]) => `  ${k.padEnd(width)}  ${"#".repeat(v).padEnd(10, ".")} ${v}/10`),
-    ...list("Compliance alerts", r.compliance_alerts.map((a) => `[${a.severity}] ${a.type}: ${a.detail}`)),
-    ...list("Buying signals", r.buying_signals.map((b) => `${b.signal} (${b.strength})`)),
-    ...list("Objections", r.objections.map((o) => `${o.objection} — ${o.handled ? "handled" : "not handled"}; try: ${o.suggested_response}`)),
+    ...list(
+      "Compliance alerts",
+      r.compliance_alerts.map((a) => `[${a.severity}] ${a.type}: ${a.detail}`),
+    ),
+    ...list(
+      "Buying signals",
+      r.buying_signals.map((b) => `${b.signal} (${b.strength})`),
+    ),
+    ...list(
+      "Objections",
+      r.objections.map((o) => `${o.objection} — ${o.handled ? "handled" : "not handled"}; try: ${o.suggested_response}`),
+    ),
     ...list("Customer needs", r.customer_needs),
     ...list("Pain points", r.pain_points),
     ...list("Strengths", r.rep_strengths),
@@ -51,6 +64,9 @@ export function formatReport(callId: number, r: Report): string {
     `Coaching (${r.coaching_notes.priority}): ${r.coaching_notes.detail}`,
     `Follow-up: ${r.suggested_follow_up}`,
     `CRM note: ${r.crm_note}`,
-    ...list("Timeline", r.timeline.map((t) => `${t.t}s ${t.phase}`)),
+    ...list(
+      "Timeline",
+      r.timeline.map((t) => `${t.t}s ${t.phase}`),
+    ),
   ].join("\n");
 }

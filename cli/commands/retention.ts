@@ -23,7 +23,10 @@ export function retentionCommand(program: Command, ctx: CliContext): void {
       }
       ctx.io.out(
         run.companies
-          .map((c) => `company ${c.company_id}: ${c.calls_erased} calls erased, ${c.transcripts_expired} transcripts and ${c.audio_expired} audio files expired${c.skipped_processing ? `, ${c.skipped_processing} calls skipped (being processed)` : ""}`)
+          .map(
+            (c) =>
+              `company ${c.company_id}: ${c.calls_erased} calls erased, ${c.transcripts_expired} transcripts and ${c.audio_expired} audio files expired${c.skipped_processing ? `, ${c.skipped_processing} calls skipped (being processed)` : ""}`,
+          )
           .join("\n"),
       );
     });

@@ -4,7 +4,39 @@ import { addConfigOptions, configFrom, type CliContext } from "../context.js";
 
 export function serveCommand(program: Command, ctx: CliContext): void {
   const cmd = program.command("serve").description("Run the HTTP API and the pipeline workers");
-  addConfigOptions(cmd, ["host", "port", "pipeline", "workers", "rateLimit", "rateLimitWindowSeconds", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "analysisTimeoutSeconds", "llmContextSize", "llmThreads", "logLevel", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadIdleTimeoutMs", "downloadTimeoutMs", "downloadConcurrency", "companyMaxInflight", "dbBusyTimeoutMs", "dbSynchronous", "downloadAllow", "downloadDeny", "whisperModel", "whisperThreads", "engineBuild", "ffmpegPath", "retentionIntervalSeconds"]);
+  addConfigOptions(cmd, [
+    "host",
+    "port",
+    "pipeline",
+    "workers",
+    "rateLimit",
+    "rateLimitWindowSeconds",
+    "maxUploadMb",
+    "analyzer",
+    "llmModel",
+    "ollamaUrl",
+    "ollamaModel",
+    "analysisTimeoutSeconds",
+    "llmContextSize",
+    "llmThreads",
+    "logLevel",
+    "jobLeaseSeconds",
+    "retryBaseMs",
+    "downloadConnectTimeoutMs",
+    "downloadIdleTimeoutMs",
+    "downloadTimeoutMs",
+    "downloadConcurrency",
+    "companyMaxInflight",
+    "dbBusyTimeoutMs",
+    "dbSynchronous",
+    "downloadAllow",
+    "downloadDeny",
+    "whisperModel",
+    "whisperThreads",
+    "engineBuild",
+    "ffmpegPath",
+    "retentionIntervalSeconds",
+  ]);
   cmd.action(async (_opts: unknown, command: Command) => {
     const config = configFrom(command, ctx);
     const running = await startService(config);

@@ -31,11 +31,38 @@ export function submitCommand(program: Command, ctx: CliContext): void {
     .requiredOption("--company <id>", "company the calls belong to")
     .option("--rep-name <name>", "sales rep name")
     .option("--customer-name <name>", "customer name")
-    .option("--transcript <file>", "a .vtt, .srt or .json transcript for the call: transcription is skipped, a real analyzer reads it (one call: no audio file or one)")
+    .option(
+      "--transcript <file>",
+      "a .vtt, .srt or .json transcript for the call: transcription is skipped, a real analyzer reads it (one call: no audio file or one)",
+    )
     .option("--rep-speaker <name>", "with --transcript: the speaker who is the rep (others are customers)")
     .option("--wait", "wait until every call is complete or failed (runs workers in this process)")
     .option("--json", "print the calls as JSON: one object for one file, an array for several");
-  addConfigOptions(cmd, ["pipeline", "workers", "maxUploadMb", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "analysisTimeoutSeconds", "llmContextSize", "llmThreads", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadIdleTimeoutMs", "downloadTimeoutMs", "downloadConcurrency", "companyMaxInflight", "dbBusyTimeoutMs", "dbSynchronous", "whisperModel", "whisperThreads", "engineBuild", "ffmpegPath"]);
+  addConfigOptions(cmd, [
+    "pipeline",
+    "workers",
+    "maxUploadMb",
+    "analyzer",
+    "llmModel",
+    "ollamaUrl",
+    "ollamaModel",
+    "analysisTimeoutSeconds",
+    "llmContextSize",
+    "llmThreads",
+    "jobLeaseSeconds",
+    "retryBaseMs",
+    "downloadConnectTimeoutMs",
+    "downloadIdleTimeoutMs",
+    "downloadTimeoutMs",
+    "downloadConcurrency",
+    "companyMaxInflight",
+    "dbBusyTimeoutMs",
+    "dbSynchronous",
+    "whisperModel",
+    "whisperThreads",
+    "engineBuild",
+    "ffmpegPath",
+  ]);
   cmd.action(async (files: string[], opts: SubmitOptions, command: Command) => {
     const companyId = parseId(opts.company, "--company");
     if (files.length === 0 && !opts.transcript) throw new UsageError("nothing to submit: give audio files, or --transcript <file>");
@@ -49,7 +76,9 @@ export function submitCommand(program: Command, ctx: CliContext): void {
       if (opts.wait && services.pipeline === "live") openWhisperTranscriber(services.config, services.logger);
       // Without a transcript to read, the placeholder pipeline scores nothing real: say so where people and programs look.
       const placeholder = services.pipeline === "placeholder" && !opts.transcript;
-      const accepted = opts.transcript ? [await acceptWithTranscript(services, ctx, companyId, files[0], opts)] : await acceptAudioFiles(services, ctx, companyId, files, opts);
+      const accepted = opts.transcript
+        ? [await acceptWithTranscript(services, ctx, companyId, files[0], opts)]
+        : await acceptAudioFiles(services, ctx, companyId, files, opts);
       const mark = <T extends object>(x: T) => (placeholder ? { ...x, placeholder_report: true } : x);
       // After the calls are in (a refused file stays a one-line error). Chosen with --pipeline
       // placeholder it is no surprise; reached through `auto` (no model installed) it is.
@@ -58,11 +87,17 @@ export function submitCommand(program: Command, ctx: CliContext): void {
         if (opts.json) printJson(ctx.io, single(accepted.map((a) => mark({ ...a, processing_status_url: callPath(a.call_id) }))));
         return;
       }
-      const finished = await waitForCalls(services, accepted.map((a) => a.call_id), ctx.io, !!opts.json);
+      const finished = await waitForCalls(
+        services,
+        accepted.map((a) => a.call_id),
+        ctx.io,
+        !!opts.json,
+      );
       const results = finished.map((c, i) => mark({ file: accepted[i].file, ...c }));
       if (opts.json) printJson(ctx.io, single(results));
       const failed = results.filter((r) => r.processing_status === "failed");
-      if (failed.length > 0) throw new Error(`${failed.length} of ${results.length} calls failed: ${failed.map((f) => `call ${f.call_id} (${f.failure_reason})`).join(", ")}`);
+      if (failed.length > 0)
+        throw new Error(`${failed.length} of ${results.length} calls failed: ${failed.map((f) => `call ${f.call_id} (${f.failure_reason})`).join(", ")}`);
     } finally {
       await services.close();
     }
@@ -86,7 +121,13 @@ export const PLACEHOLDER_WARNING =
   "For a real report copy a whisper model into the models dir (callreview doctor says which and where), or bring the words with --transcript <file>.";
 
 /** One call from a transcript file, with its audio file or none; the transcript is parsed first so a bad one leaves nothing behind. */
-async function acceptWithTranscript(services: Services, ctx: CliContext, companyId: number, audioFile: string | undefined, opts: SubmitOptions): Promise<Accepted> {
+async function acceptWithTranscript(
+  services: Services,
+  ctx: CliContext,
+  companyId: number,
+  audioFile: string | undefined,
+  opts: SubmitOptions,
+): Promise<Accepted> {
   const config = services.config;
   const transcript = readTranscriptFile(opts.transcript!, opts.repSpeaker);
   const audio = audioFile
@@ -148,7 +189,12 @@ async function waitForCalls(services: Services, ids: number[], io: Io, quiet: bo
       for (const id of ids) {
         const p = (await callProgress(services, id))!;
         if (!isFinished(p.call)) pending++;
-        const stage = p.stage && p.call.processing_status !== p.stage ? ` (${p.stage}${p.progress !== null ? ` ${p.progress}%` : ""})` : p.progress !== null ? ` ${p.progress}%` : "";
+        const stage =
+          p.stage && p.call.processing_status !== p.stage
+            ? ` (${p.stage}${p.progress !== null ? ` ${p.progress}%` : ""})`
+            : p.progress !== null
+              ? ` ${p.progress}%`
+              : "";
         const text = `call ${id}: ${p.call.processing_status}${stage}${p.call.failure_reason ? ` — ${p.call.failure_reason}` : ""}${p.call.overall_score !== null && p.call.processing_status === "complete" ? ` — score ${p.call.overall_score}, ${p.call.outcome}` : ""}`;
         lines.push(text);
         if (last.get(id) !== text) {

@@ -20,9 +20,13 @@ export function trackersCommand(program: Command, ctx: CliContext): void {
   const trackers = program.command("trackers").description("Try tracker files before they meet real calls");
   trackers
     .command("test <file>")
-    .description("Show which trackers fire on a line (--text) or a transcript (--transcript) and why; <file> is a company tracker file, or \"builtin\" for the built-in library alone")
+    .description(
+      'Show which trackers fire on a line (--text) or a transcript (--transcript) and why; <file> is a company tracker file, or "builtin" for the built-in library alone',
+    )
     .option("--text <text>", "one utterance to test")
-    .addOption(new Option("--speaker <role>", "who says the --text line (unknown: every tracker applies)").choices(["rep", "customer", "unknown"]).default("unknown"))
+    .addOption(
+      new Option("--speaker <role>", "who says the --text line (unknown: every tracker applies)").choices(["rep", "customer", "unknown"]).default("unknown"),
+    )
     .option("--transcript <file>", "a transcript file (.vtt, .srt, .json) to test")
     .option("--rep-speaker <name>", "in --transcript, the speaker who is the rep")
     .option("--json", "print one JSON document")
@@ -52,7 +56,10 @@ export function trackersCommand(program: Command, ctx: CliContext): void {
         out.push(`\n[${clock(s.t)}] ${s.speaker}: ${s.text}`);
         if (s.hits.length === 0 && s.suppressed.length === 0) out.push("  (nothing fires)");
         for (const h of s.hits) {
-          const why = h.by === "pattern" ? `pattern ${JSON.stringify(h.pattern)}${h.score !== null ? `; classifier ${h.score.toFixed(2)}` : ""}` : `classifier ${h.score!.toFixed(2)} >= ${h.threshold}`;
+          const why =
+            h.by === "pattern"
+              ? `pattern ${JSON.stringify(h.pattern)}${h.score !== null ? `; classifier ${h.score.toFixed(2)}` : ""}`
+              : `classifier ${h.score!.toFixed(2)} >= ${h.threshold}`;
           out.push(`  FIRES ${h.category}/${h.type}  [${h.tracker}, ${h.source}]  ${why}${h.features?.length ? `  (${h.features.join(", ")})` : ""}`);
           if (h.sentence !== s.text) out.push(`        on "${h.sentence}"`);
         }
@@ -91,7 +98,6 @@ function readTrackerFile(file: string) {
     throw e;
   }
 }
-
 
 function oneLine(text: string, speaker: string): Transcript {
   if (!text.trim()) throw new UsageError("--text must not be empty");

@@ -42,18 +42,24 @@ export function transcribeCommand(program: Command, ctx: CliContext): void {
     .option("--language <code>", "spoken language, e.g. en [default: en for *.en models, else detected]");
   addConfigOptions(cmd, ["whisperThreads", "engineBuild", "ffmpegPath"]);
   cmd.action(async (audioFile: string, opts: TranscribeOpts, command: Command) => {
-    if (!(FORMATS as readonly string[]).includes(opts.format)) throw new CliExit(`invalid --format "${opts.format}" (expected ${FORMATS.join(", ")})`, EXIT_USAGE);
+    if (!(FORMATS as readonly string[]).includes(opts.format))
+      throw new CliExit(`invalid --format "${opts.format}" (expected ${FORMATS.join(", ")})`, EXIT_USAGE);
     if (opts.threads !== undefined && (!/^\d+$/.test(opts.threads) || Number(opts.threads) < 1 || Number(opts.threads) > 256)) {
       throw new CliExit(`invalid --threads "${opts.threads}" (expected an integer from 1 to 256)`, EXIT_USAGE);
     }
-    if (opts.language !== undefined && !/^[a-z]{2,3}$|^auto$/.test(opts.language)) throw new CliExit(`invalid --language "${opts.language}" (expected a language code such as en, or auto)`, EXIT_USAGE);
+    if (opts.language !== undefined && !/^[a-z]{2,3}$|^auto$/.test(opts.language))
+      throw new CliExit(`invalid --language "${opts.language}" (expected a language code such as en, or auto)`, EXIT_USAGE);
     const config = configFrom(command, ctx);
     if (!fs.existsSync(audioFile)) throw new CliExit(`audio file not found: ${audioFile}`, EXIT_NOT_FOUND);
     if (!fs.statSync(audioFile).isFile()) throw new CliExit(`not a file: ${audioFile}`, EXIT_USAGE);
 
     const installed = scanModels(config.modelsDir);
     const whisperModel = opts.model ? resolveModelPath(config.modelsDir, opts.model) : (installed.whisper[0] ?? null);
-    if (!whisperModel) throw new CliExit(`no whisper model in ${config.modelsDir}: give --model <path> or put a ggml whisper model there (see models/README.md)`, EXIT_NOT_FOUND);
+    if (!whisperModel)
+      throw new CliExit(
+        `no whisper model in ${config.modelsDir}: give --model <path> or put a ggml whisper model there (see models/README.md)`,
+        EXIT_NOT_FOUND,
+      );
     if (!fs.existsSync(whisperModel)) throw new CliExit(`whisper model not found: ${whisperModel}`, EXIT_NOT_FOUND);
     const vadModel = opts.vadModel ? path.resolve(opts.vadModel) : (installed.vad[0] ?? null);
     if (vadModel && !fs.existsSync(vadModel)) throw new CliExit(`VAD model not found: ${vadModel}`, EXIT_NOT_FOUND);
@@ -87,7 +93,10 @@ export function transcribeCommand(program: Command, ctx: CliContext): void {
         onProgress: (p) => void spinLine(`transcribing ${path.basename(audioFile)}: ${p}%`),
       });
     } catch (e) {
-      throw new CliExit(`${audioFile}: ${e instanceof StageError ? `${e.message} (${e.reason})` : (e as Error).message}`, e instanceof StageError && e.reason === "audio_missing" ? EXIT_NOT_FOUND : EXIT_FAILURE);
+      throw new CliExit(
+        `${audioFile}: ${e instanceof StageError ? `${e.message} (${e.reason})` : (e as Error).message}`,
+        e instanceof StageError && e.reason === "audio_missing" ? EXIT_NOT_FOUND : EXIT_FAILURE,
+      );
     } finally {
       if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
       fs.rmSync(workRoot, { recursive: true, force: true });
@@ -97,9 +106,10 @@ export function transcribeCommand(program: Command, ctx: CliContext): void {
 }
 
 function print(ctx: CliContext, format: Format, file: string, t: Transcript, vadModel: string | null): void {
-  if (format === "vtt") return ctx.io.out(toVtt(t.segments));
-  if (format === "srt") return ctx.io.out(t.segments.length ? toSrt(t.segments) : "");
-  if (format === "text") return ctx.io.out(formatTranscript(t));
+  if (format !== "json") {
+    ctx.io.out(format === "vtt" ? toVtt(t.segments) : format === "srt" ? (t.segments.length ? toSrt(t.segments) : "") : formatTranscript(t));
+    return;
+  }
   const engine = whisperEngineStatus();
   printJson(ctx.io, {
     file,

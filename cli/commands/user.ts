@@ -48,7 +48,9 @@ export function userCommand(program: Command, ctx: CliContext): void {
     .action(async (opts: { company: string; email: string; role: string; passwordStdin?: boolean; json?: boolean }, cmd: Command) => {
       const companyId = parseId(opts.company, "company id");
       const password = opts.passwordStdin ? await readPassword(ctx) : generatePassword();
-      const created = await withServices(cmd, ctx, (s) => createUser(s.store.db, CLI_ACTOR, { companyId, email: opts.email, role: opts.role, password }, s.clock.now()));
+      const created = await withServices(cmd, ctx, (s) =>
+        createUser(s.store.db, CLI_ACTOR, { companyId, email: opts.email, role: opts.role, password }, s.clock.now()),
+      );
       const view = toUserView(created);
       const oneTime = opts.passwordStdin ? {} : { password };
       if (opts.json) printJson(ctx.io, { ...view, ...oneTime });

@@ -43,13 +43,17 @@ function webhookAddCommand(webhook: Command, ctx: CliContext): void {
     .action(async (opts: { company: string; url: string; events?: string; json?: boolean }, cmd: Command) => {
       const companyId = parseId(opts.company, "--company");
       const events = parseEventList(opts.events);
-      const created = await withServices(cmd, ctx, async (s) => audited(s, "webhook.add", await createWebhookEndpoint(s.store.db, { companyId, url: opts.url, events }, s.clock.now())));
+      const created = await withServices(cmd, ctx, async (s) =>
+        audited(s, "webhook.add", await createWebhookEndpoint(s.store.db, { companyId, url: opts.url, events }, s.clock.now())),
+      );
       if (opts.json) {
         printJson(ctx.io, created);
         return;
       }
       ctx.io.out(created.secret);
-      ctx.io.err(`Webhook endpoint ${created.id} for company ${created.company_id}: ${created.url} (${created.events.join(",")}). The line above is its signing secret: store it now, it is not shown again.`);
+      ctx.io.err(
+        `Webhook endpoint ${created.id} for company ${created.company_id}: ${created.url} (${created.events.join(",")}). The line above is its signing secret: store it now, it is not shown again.`,
+      );
     });
 }
 
@@ -100,20 +104,33 @@ function webhookRotateSecretCommand(webhook: Command, ctx: CliContext): void {
         return;
       }
       ctx.io.out(rotated.secret);
-      ctx.io.err(`New signing secret for webhook endpoint ${id} (line above; not shown again). Until ${rotated.previous_secret_expires_at} each delivery carries two v1 signatures: new and old.`);
+      ctx.io.err(
+        `New signing secret for webhook endpoint ${id} (line above; not shown again). Until ${rotated.previous_secret_expires_at} each delivery carries two v1 signatures: new and old.`,
+      );
     });
 }
 
 function webhookEnableDisableCommands(webhook: Command, ctx: CliContext): void {
-  for (const [name, enabled] of [["enable", true], ["disable", false]] as const) {
+  for (const [name, enabled] of [
+    ["enable", true],
+    ["disable", false],
+  ] as const) {
     webhook
       .command(`${name} <id>`)
-      .description(enabled ? "Re-enable an endpoint (e.g. after a 410 disabled it); its waiting deliveries resume" : "Stop sending to an endpoint; its deliveries wait until it is enabled")
+      .description(
+        enabled
+          ? "Re-enable an endpoint (e.g. after a 410 disabled it); its waiting deliveries resume"
+          : "Stop sending to an endpoint; its deliveries wait until it is enabled",
+      )
       .option("--json", "print the endpoint as JSON")
       .action(async (idArg: string, opts: { json?: boolean }, cmd: Command) => {
         const id = parseId(idArg, "endpoint id");
         const view = await withServices(cmd, ctx, async (s) =>
-          audited(s, enabled ? "webhook.enable" : "webhook.disable", await setEndpointEnabled(s.store.db, id, enabled, enabled ? null : "disabled by an admin", s.clock.now())),
+          audited(
+            s,
+            enabled ? "webhook.enable" : "webhook.disable",
+            await setEndpointEnabled(s.store.db, id, enabled, enabled ? null : "disabled by an admin", s.clock.now()),
+          ),
         );
         if (opts.json) printJson(ctx.io, view);
         else ctx.io.out(`${enabled ? "Enabled" : "Disabled"} webhook endpoint ${id}`);
@@ -137,6 +154,12 @@ function webhookTestCommand(webhook: Command, ctx: CliContext): void {
 
 /** Records an endpoint change in the audit trail (ids and the URL origin only: a query string may hold a token; never the secret) and hands the endpoint back. */
 async function audited<T extends { id: number; company_id: number; url: string }>(s: Services, action: AuditAction, endpoint: T): Promise<T> {
-  await audit(s.store.db, CLI_ACTOR, action, { companyId: endpoint.company_id, detail: { endpoint_id: endpoint.id, origin: new URL(endpoint.url).origin } }, s.clock.now());
+  await audit(
+    s.store.db,
+    CLI_ACTOR,
+    action,
+    { companyId: endpoint.company_id, detail: { endpoint_id: endpoint.id, origin: new URL(endpoint.url).origin } },
+    s.clock.now(),
+  );
   return endpoint;
 }

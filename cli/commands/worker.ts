@@ -5,7 +5,33 @@ import { addConfigOptions, configFrom, type CliContext } from "../context.js";
 
 export function workerCommand(program: Command, ctx: CliContext): void {
   const cmd = program.command("worker").description("Run pipeline workers and the webhook dispatcher, without the HTTP API");
-  addConfigOptions(cmd, ["pipeline", "workers", "analyzer", "llmModel", "ollamaUrl", "ollamaModel", "analysisTimeoutSeconds", "llmContextSize", "llmThreads", "logLevel", "jobLeaseSeconds", "retryBaseMs", "downloadConnectTimeoutMs", "downloadIdleTimeoutMs", "downloadTimeoutMs", "downloadConcurrency", "companyMaxInflight", "dbBusyTimeoutMs", "dbSynchronous", "downloadAllow", "downloadDeny", "whisperModel", "whisperThreads", "engineBuild", "ffmpegPath"]);
+  addConfigOptions(cmd, [
+    "pipeline",
+    "workers",
+    "analyzer",
+    "llmModel",
+    "ollamaUrl",
+    "ollamaModel",
+    "analysisTimeoutSeconds",
+    "llmContextSize",
+    "llmThreads",
+    "logLevel",
+    "jobLeaseSeconds",
+    "retryBaseMs",
+    "downloadConnectTimeoutMs",
+    "downloadIdleTimeoutMs",
+    "downloadTimeoutMs",
+    "downloadConcurrency",
+    "companyMaxInflight",
+    "dbBusyTimeoutMs",
+    "dbSynchronous",
+    "downloadAllow",
+    "downloadDeny",
+    "whisperModel",
+    "whisperThreads",
+    "engineBuild",
+    "ffmpegPath",
+  ]);
   cmd.action(async (_opts: unknown, command: Command) => {
     const config = configFrom(command, ctx);
     if (config.workers < 1) throw new AppError("invalid_config", "worker needs --workers 1 or more");

@@ -66,7 +66,10 @@ export async function openCallAudio(audioPath: string, opts: { workDir: string; 
   const ffmpeg = findFfmpeg(opts.ffmpegPath);
   if (!ffmpeg) {
     if (ENGINE_DECODES.includes(format)) return { kind: "encoded", format, file: audioPath };
-    throw new StageError("unsupported_audio", `${format.toUpperCase()} audio needs ffmpeg, and none was found (looked for --ffmpeg, ffmpeg on PATH, the npm package and beside the executable)`);
+    throw new StageError(
+      "unsupported_audio",
+      `${format.toUpperCase()} audio needs ffmpeg, and none was found (looked for --ffmpeg, ffmpeg on PATH, the npm package and beside the executable)`,
+    );
   }
   fs.mkdirSync(opts.workDir, { recursive: true });
   const out = path.join(opts.workDir, "pcm16k.wav");

@@ -52,7 +52,8 @@ export function readWavInfo(file: string): WavInfo {
         let format = f.readUInt16LE(0);
         if (format === 0xfffe && f.length >= 26) format = f.readUInt16LE(24);
         fmt = { format, channels: f.readUInt16LE(2), sampleRate: f.readUInt32LE(4), bitsPerSample: f.readUInt16LE(14) };
-        if (fmt.channels < 1 || fmt.sampleRate < 1 || fmt.bitsPerSample < 1) throw new WavError("corrupt", "WAV fmt chunk has zero channels, rate or sample size");
+        if (fmt.channels < 1 || fmt.sampleRate < 1 || fmt.bitsPerSample < 1)
+          throw new WavError("corrupt", "WAV fmt chunk has zero channels, rate or sample size");
       } else if (id === "data") {
         if (!fmt) throw new WavError("corrupt", "WAV data chunk comes before its fmt chunk");
         const available = size - body;

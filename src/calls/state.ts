@@ -46,7 +46,12 @@ export interface TransitionOptions {
  * returns `changed: false` — a job resumed after a crash does not repeat its
  * transitions (and so not their events).
  */
-export async function transitionCall(trx: Tx, callId: number, to: ProcessingStatus, opts: TransitionOptions = {}): Promise<{ call: CallRow; changed: boolean; from: ProcessingStatus }> {
+export async function transitionCall(
+  trx: Tx,
+  callId: number,
+  to: ProcessingStatus,
+  opts: TransitionOptions = {},
+): Promise<{ call: CallRow; changed: boolean; from: ProcessingStatus }> {
   const current = await trx.selectFrom("calls").selectAll().where("id", "=", callId).executeTakeFirst();
   if (!current) throw new AppError("not_found", `call ${callId} not found`);
   const from = current.processing_status;

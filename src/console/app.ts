@@ -32,7 +32,8 @@ const DASHBOARD_WEEKS = 12;
 
 /** Pages and form posts never cached, framed or sniffed; only our own scripts, styles and media. */
 const SECURITY_HEADERS: Record<string, string> = {
-  "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  "Content-Security-Policy":
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; media-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
   "Referrer-Policy": "same-origin",
@@ -72,7 +73,13 @@ export function createConsoleApp(): Hono<ConsoleEnv> {
     if (!e) return onErrorHandler(err, c as never);
     if (c.req.method === "GET" && c.req.header("accept")?.includes("text/html")) {
       const user = c.get("user");
-      return c.html(page({ title: "Error", user, csrf: user?.csrf_token }, html`<h1>${e.status === 404 ? "Not found" : "Cannot show this page"}</h1><p class="error" role="alert">${e.message}</p><p><a href="/app/calls">Back to calls</a></p>`), e.status as 404);
+      return c.html(
+        page(
+          { title: "Error", user, csrf: user?.csrf_token },
+          html`<h1>${e.status === 404 ? "Not found" : "Cannot show this page"}</h1><p class="error" role="alert">${e.message}</p><p><a href="/app/calls">Back to calls</a></p>`,
+        ),
+        e.status as 404,
+      );
     }
     return errorResponse(c, e);
   });
@@ -136,7 +143,9 @@ export function createConsoleApp(): Hono<ConsoleEnv> {
       result = await listConsoleCalls(s.store.db, user.company_id, toCallFilters(params), { limit: PAGE_SIZE, offset: (pageNo - 1) * PAGE_SIZE });
     } catch (e) {
       if (!(e instanceof AppError) || e.code !== "validation_failed") throw e;
-      error = `Check the filters: ${Object.entries(e.errors ?? {}).map(([k, v]) => `${k} must be ${v.join(", ")}`).join("; ")}.`;
+      error = `Check the filters: ${Object.entries(e.errors ?? {})
+        .map(([k, v]) => `${k} must be ${v.join(", ")}`)
+        .join("; ")}.`;
       status = 422;
     }
     const reps = await companyReps(s.store.db, user.company_id);
@@ -148,11 +157,19 @@ export function createConsoleApp(): Hono<ConsoleEnv> {
     const user = c.get("user");
     const rows = await allConsoleCalls(s.store.db, user.company_id, toCallFilters(readFilterParams((n) => c.req.query(n))));
     const day = s.clock.now().toISOString().slice(0, 10);
-    return c.body(callsCsv(rows), 200, { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="calls-${day}.csv"`, "Cache-Control": "no-store" });
+    return c.body(callsCsv(rows), 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="calls-${day}.csv"`,
+      "Cache-Control": "no-store",
+    });
   });
 
   app.get("/calls/status", async (c) => {
-    const ids = (c.req.query("ids") ?? "").split(",").filter((x) => /^\d{1,15}$/.test(x)).slice(0, PAGE_SIZE).map(Number);
+    const ids = (c.req.query("ids") ?? "")
+      .split(",")
+      .filter((x) => /^\d{1,15}$/.test(x))
+      .slice(0, PAGE_SIZE)
+      .map(Number);
     const user = c.get("user");
     return c.json(await callStatuses(c.get("services").store.db, user.company_id, ids));
   });
@@ -162,13 +179,18 @@ export function createConsoleApp(): Hono<ConsoleEnv> {
     const user = c.get("user");
     const call = await getCompanyCall(s.store.db, user.company_id, parseId(c.req.param("id")));
     if (!call) throw new AppError("not_found", `call ${c.req.param("id")} not found`);
-    const [transcriptRow, reports, review] = await Promise.all([latestTranscriptRow(s.store.db, call.id), listReports(s.store.db, call.id), callReviewOf(s.store.db, call.id)]);
+    const [transcriptRow, reports, review] = await Promise.all([
+      latestTranscriptRow(s.store.db, call.id),
+      listReports(s.store.db, call.id),
+      callReviewOf(s.store.db, call.id),
+    ]);
     const wanted = c.req.query("version");
     const chosen = wanted ? reports.find((r) => String(r.version) === wanted) : reports.at(-1);
     if (wanted && !chosen) throw new AppError("not_found", `report version ${wanted} not found`);
     const transcript = transcriptRow ? toTranscript(transcriptRow) : null;
     const alertReviews = chosen ? await alertReviewsOf(s.store.db, call.id, chosen.version) : [];
-    if (transcript) await audit(s.store.db, actorOf(user, c.get("requestId")), "transcript.read", { companyId: call.company_id, callId: call.id }, s.clock.now());
+    if (transcript)
+      await audit(s.store.db, actorOf(user, c.get("requestId")), "transcript.read", { companyId: call.company_id, callId: call.id }, s.clock.now());
     return c.html(
       callPage({
         user,
@@ -192,15 +214,27 @@ export function createConsoleApp(): Hono<ConsoleEnv> {
     if (!call || !call.audio_sha256 || call.audio_bytes === null) throw new AppError("not_found", `no audio for call ${c.req.param("id")}`);
     const range = c.req.header("range");
     // One audit entry per playback, not per range request of it.
-    if (c.req.method === "GET" && (!range || /^bytes=0-/.test(range))) await audit(s.store.db, actorOf(user, c.get("requestId")), "audio.read", { companyId: call.company_id, callId: call.id }, s.clock.now());
-    return fileResponse(audioPath(s.config.dataDir, call.audio_sha256), call.audio_bytes, AUDIO_CONTENT_TYPES[call.audio_format ?? ""] ?? "application/octet-stream", range, c.req.method === "HEAD");
+    if (c.req.method === "GET" && (!range || /^bytes=0-/.test(range)))
+      await audit(s.store.db, actorOf(user, c.get("requestId")), "audio.read", { companyId: call.company_id, callId: call.id }, s.clock.now());
+    return fileResponse(
+      audioPath(s.config.dataDir, call.audio_sha256),
+      call.audio_bytes,
+      AUDIO_CONTENT_TYPES[call.audio_format ?? ""] ?? "application/octet-stream",
+      range,
+      c.req.method === "HEAD",
+    );
   });
 
   app.post("/calls/:id/alerts/:index", async (c) => {
     const s = c.get("services");
     const id = parseId(c.req.param("id"));
     const index = /^\d{1,4}$/.test(c.req.param("index")) ? Number(c.req.param("index")) : -1;
-    await reviewAlert(s.store.db, c.get("user"), { callId: id, alertIndex: index, decision: (await formField(c, "decision")) ?? "", note: await formField(c, "note"), requestId: c.get("requestId") }, s.clock.now());
+    await reviewAlert(
+      s.store.db,
+      c.get("user"),
+      { callId: id, alertIndex: index, decision: (await formField(c, "decision")) ?? "", note: await formField(c, "note"), requestId: c.get("requestId") },
+      s.clock.now(),
+    );
     return c.redirect(`/app/calls/${id}?done=alert#alert-${index}`, 303);
   });
 
@@ -221,4 +255,3 @@ export function createConsoleApp(): Hono<ConsoleEnv> {
 
   return app;
 }
-

@@ -1,6 +1,19 @@
 import type { ConsoleCallRow } from "../store/console-calls.js";
 
-const COLUMNS: (keyof ConsoleCallRow)[] = ["id", "external_call_id", "started_at", "rep_name", "customer_name", "duration_seconds", "processing_status", "overall_score", "outcome", "alert_count", "review_state", "reviewed_at"];
+const COLUMNS: (keyof ConsoleCallRow)[] = [
+  "id",
+  "external_call_id",
+  "started_at",
+  "rep_name",
+  "customer_name",
+  "duration_seconds",
+  "processing_status",
+  "overall_score",
+  "outcome",
+  "alert_count",
+  "review_state",
+  "reviewed_at",
+];
 
 /** RFC 4180 quoting; a cell a spreadsheet would run as a formula (=, +, -, @) is prefixed with '. */
 function cell(v: unknown): string {

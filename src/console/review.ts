@@ -17,7 +17,8 @@ export function actorOf(user: SessionUser, requestId?: string | null): Actor {
 
 function cleanNote(note: string | undefined): string | null {
   const n = (note ?? "").trim();
-  if (n.length > NOTE_MAX) throw new AppError("validation_failed", `the note is longer than ${NOTE_MAX} characters`, { errors: { note: [`at most ${NOTE_MAX} characters`] } });
+  if (n.length > NOTE_MAX)
+    throw new AppError("validation_failed", `the note is longer than ${NOTE_MAX} characters`, { errors: { note: [`at most ${NOTE_MAX} characters`] } });
   return n === "" ? null : n;
 }
 
@@ -37,7 +38,9 @@ export async function reviewAlert(
 ): Promise<void> {
   const call = await companyCall(db, user, input.callId);
   if (!(ALERT_DECISIONS as readonly string[]).includes(input.decision)) {
-    throw new AppError("validation_failed", `invalid decision "${input.decision}" (expected confirmed or dismissed)`, { errors: { decision: ["confirmed or dismissed"] } });
+    throw new AppError("validation_failed", `invalid decision "${input.decision}" (expected confirmed or dismissed)`, {
+      errors: { decision: ["confirmed or dismissed"] },
+    });
   }
   const note = cleanNote(input.note);
   const report = await latestReport(db, call.id);
@@ -46,13 +49,37 @@ export async function reviewAlert(
   const alert = alerts[input.alertIndex];
   if (!Number.isInteger(input.alertIndex) || !alert) throw new AppError("not_found", `alert ${input.alertIndex} not found in report version ${report.version}`);
   await db.transaction().execute(async (trx) => {
-    await upsertAlertReview(trx, { callId: call.id, reportVersion: report.version, alertIndex: input.alertIndex, alertType: alert.type, decision: input.decision as AlertDecision, note, userId: user.user_id, at: isoNow(now) });
-    await audit(trx, actorOf(user, input.requestId), "alert.review", { companyId: call.company_id, callId: call.id, detail: { report_version: report.version, alert_index: input.alertIndex, alert_type: alert.type, decision: input.decision } }, now);
+    await upsertAlertReview(trx, {
+      callId: call.id,
+      reportVersion: report.version,
+      alertIndex: input.alertIndex,
+      alertType: alert.type,
+      decision: input.decision as AlertDecision,
+      note,
+      userId: user.user_id,
+      at: isoNow(now),
+    });
+    await audit(
+      trx,
+      actorOf(user, input.requestId),
+      "alert.review",
+      {
+        companyId: call.company_id,
+        callId: call.id,
+        detail: { report_version: report.version, alert_index: input.alertIndex, alert_type: alert.type, decision: input.decision },
+      },
+      now,
+    );
   });
 }
 
 /** Marks the call reviewed, with the `call.reviewed` event in the same transaction. */
-export async function markCallReviewed(db: Db, user: SessionUser, input: { callId: number; note?: string; requestId?: string | null }, now: Date): Promise<void> {
+export async function markCallReviewed(
+  db: Db,
+  user: SessionUser,
+  input: { callId: number; note?: string; requestId?: string | null },
+  now: Date,
+): Promise<void> {
   const call = await companyCall(db, user, input.callId);
   const note = cleanNote(input.note);
   const report = await latestReport(db, call.id);
@@ -73,6 +100,12 @@ export async function markCallReviewed(db: Db, user: SessionUser, input: { callI
       },
       now,
     );
-    await audit(trx, actorOf(user, input.requestId), "call.review", { companyId: call.company_id, callId: call.id, detail: { report_version: report?.version ?? null, alerts_reviewed: decisions.length } }, now);
+    await audit(
+      trx,
+      actorOf(user, input.requestId),
+      "call.review",
+      { companyId: call.company_id, callId: call.id, detail: { report_version: report?.version ?? null, alerts_reviewed: decisions.length } },
+      now,
+    );
   });
 }

@@ -35,7 +35,9 @@ export const SQLITE_SEARCH_SETUP: string[] = [
 export async function indexTranscript(db: DbOrTx, transcriptId: number): Promise<void> {
   await removeTranscript(db, transcriptId);
   await sql`INSERT INTO transcript_search (rowid, body, call_id)
-    SELECT id, (SELECT group_concat(json_extract(value, '$.text'), ' ') FROM json_each(segments)), call_id FROM transcripts WHERE id = ${transcriptId}`.execute(db);
+    SELECT id, (SELECT group_concat(json_extract(value, '$.text'), ' ') FROM json_each(segments)), call_id FROM transcripts WHERE id = ${transcriptId}`.execute(
+    db,
+  );
 }
 
 export async function removeTranscript(db: DbOrTx, transcriptId: number): Promise<void> {
@@ -48,7 +50,10 @@ export async function removeTranscript(db: DbOrTx, transcriptId: number): Promis
  * Null when nothing searchable is left.
  */
 export function toMatchQuery(input: string): string | null {
-  const words = input.normalize("NFKC").split(/[^\p{L}\p{N}']+/u).filter((w) => w.replace(/'/g, "").length > 0);
+  const words = input
+    .normalize("NFKC")
+    .split(/[^\p{L}\p{N}']+/u)
+    .filter((w) => w.replace(/'/g, "").length > 0);
   if (words.length === 0) return null;
   return words.map((w, i) => `"${w.replace(/"/g, "")}"${i === words.length - 1 ? "*" : ""}`).join(" ");
 }

@@ -5,7 +5,19 @@ import { audit, type Actor } from "../lifecycle/audit.js";
 import type { Db } from "../store/db.js";
 import { getCompany } from "../store/companies.js";
 import { deleteExpiredSessions, deleteSession, findSession, insertSession, type SessionUser } from "../store/sessions.js";
-import { findUserByEmail, getUser, insertUser, normalizeEmail, recordFailedLogin, recordLogin, setUserDisabled, setUserPassword, USER_ROLES, type UserRole, type UserRow } from "../store/users.js";
+import {
+  findUserByEmail,
+  getUser,
+  insertUser,
+  normalizeEmail,
+  recordFailedLogin,
+  recordLogin,
+  setUserDisabled,
+  setUserPassword,
+  USER_ROLES,
+  type UserRole,
+  type UserRow,
+} from "../store/users.js";
 import { addMs, isoNow } from "../time.js";
 import { hashPassword, passwordProblem, verifyPassword } from "./password.js";
 
@@ -26,7 +38,12 @@ export function generatePassword(): string {
   return randomBase62(20);
 }
 
-export async function createUser(db: Db, actor: Actor, input: { companyId: number; email: string; role: string; password: string }, now: Date): Promise<UserRow> {
+export async function createUser(
+  db: Db,
+  actor: Actor,
+  input: { companyId: number; email: string; role: string; password: string },
+  now: Date,
+): Promise<UserRow> {
   const email = normalizeEmail(input.email);
   if (!EMAIL.test(email) || email.length > 254) throw new AppError("validation_failed", `invalid email "${input.email}"`);
   const role = parseRole(input.role);
@@ -81,7 +98,11 @@ let dummyHash: Promise<string> | undefined;
  * (no telling which part was wrong); LOCKOUT_FAILURES wrong passwords in a row
  * lock the account for LOCKOUT_MS, even for the right password.
  */
-export async function signIn(db: Db, input: { email: string; password: string; requestId?: string | null }, now: Date): Promise<{ token: string; session: SessionUser }> {
+export async function signIn(
+  db: Db,
+  input: { email: string; password: string; requestId?: string | null },
+  now: Date,
+): Promise<{ token: string; session: SessionUser }> {
   const user = await findUserByEmail(db, input.email);
   if (!user || user.disabled_at !== null) {
     await verifyPassword(input.password, await (dummyHash ??= hashPassword(randomBytes(16).toString("hex"))));
@@ -96,7 +117,10 @@ export async function signIn(db: Db, input: { email: string; password: string; r
     const locked = failures >= LOCKOUT_FAILURES ? addMs(isoNow(now), LOCKOUT_MS) : null;
     await recordFailedLogin(db, user.id, locked ? 0 : failures, locked, isoNow(now));
     await audit(db, actor, "user.login_failed", { companyId: user.company_id, detail: { user_id: user.id, locked: locked !== null } }, now);
-    throw new AppError("unauthorized", locked ? "this account is locked after repeated wrong passwords; try again later or ask an admin to reset the password" : "wrong email or password");
+    throw new AppError(
+      "unauthorized",
+      locked ? "this account is locked after repeated wrong passwords; try again later or ask an admin to reset the password" : "wrong email or password",
+    );
   }
   const token = randomBase62(43);
   const csrf = randomBase62(32);

@@ -22,8 +22,20 @@ const NONE: CpuFeatures = { avx: false, avx2: false, fma: false, f16c: false, bm
 export function parseCpuinfo(text: string): CpuFeatures {
   const line = text.split("\n").find((l) => /^flags\s*:/.test(l));
   if (!line) return { ...NONE };
-  const flags = new Set(line.slice(line.indexOf(":") + 1).trim().split(/\s+/));
-  return { avx: flags.has("avx"), avx2: flags.has("avx2"), fma: flags.has("fma"), f16c: flags.has("f16c"), bmi2: flags.has("bmi2"), avx512f: flags.has("avx512f") };
+  const flags = new Set(
+    line
+      .slice(line.indexOf(":") + 1)
+      .trim()
+      .split(/\s+/),
+  );
+  return {
+    avx: flags.has("avx"),
+    avx2: flags.has("avx2"),
+    fma: flags.has("fma"),
+    f16c: flags.has("f16c"),
+    bmi2: flags.has("bmi2"),
+    avx512f: flags.has("avx512f"),
+  };
 }
 
 let cached: CpuFeatures | undefined;

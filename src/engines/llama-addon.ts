@@ -60,10 +60,14 @@ const GENERIC_TARGET = "generic x86-64 (no AVX)";
 // Bun's bundler embeds an addon only when it sees a literal require() of it; Node's
 // ESM has no global require, so it gets one from createRequire.
 function requireSimd(): LlamaModule {
-  return (isBun ? require("../../native/out/llama-x86-64-v3/index.node") : createRequire(import.meta.url)("../../native/out/llama-x86-64-v3/index.node")) as LlamaModule;
+  return (
+    isBun ? require("../../native/out/llama-x86-64-v3/index.node") : createRequire(import.meta.url)("../../native/out/llama-x86-64-v3/index.node")
+  ) as LlamaModule;
 }
 function requireGeneric(): LlamaModule {
-  return (isBun ? require("@fugood/node-llama-linux-x64/index.node") : createRequire(import.meta.url)("@fugood/node-llama-linux-x64/index.node")) as LlamaModule;
+  return (
+    isBun ? require("@fugood/node-llama-linux-x64/index.node") : createRequire(import.meta.url)("@fugood/node-llama-linux-x64/index.node")
+  ) as LlamaModule;
 }
 
 let simdTrial: { module?: LlamaModule; error?: string } | undefined;
@@ -97,7 +101,8 @@ let loaded: { module: LlamaModule; info: LlamaEngineInfo } | undefined;
  */
 export function llamaAddon(configured: EngineBuild = "auto"): { module: LlamaModule; info: LlamaEngineInfo } {
   if (loaded && loaded.info.configured === configured) return loaded;
-  if (loaded) throw new LlamaAddonError(`the ${loaded.info.build} llama engine is already loaded in this process; engine build "${configured}" needs a restart`);
+  if (loaded)
+    throw new LlamaAddonError(`the ${loaded.info.build} llama engine is already loaded in this process; engine build "${configured}" needs a restart`);
   const cpu = cpuFeatures();
   const missing = SIMD_FEATURES.filter((k) => !cpu[k]);
   let module: LlamaModule;
@@ -113,7 +118,10 @@ export function llamaAddon(configured: EngineBuild = "auto"): { module: LlamaMod
   if (configured === "generic") generic("configured");
   else if (configured === "simd") {
     if (missing.length) throw new LlamaAddonError(`engine build "simd" needs a CPU with ${SIMD_FEATURES.join(", ")}; this one lacks ${missing.join(", ")}`);
-    if (simdFileState() === "absent") throw new LlamaAddonError(`engine build "simd" is not available (${isBun ? "the executable was built without it" : "native/out/llama-x86-64-v3/index.node is missing"}; run npm run build:native${isBun ? ", then npm run build" : ""})`);
+    if (simdFileState() === "absent")
+      throw new LlamaAddonError(
+        `engine build "simd" is not available (${isBun ? "the executable was built without it" : "native/out/llama-x86-64-v3/index.node is missing"}; run npm run build:native${isBun ? ", then npm run build" : ""})`,
+      );
     try {
       module = simdTrial?.module ?? requireSimd();
     } catch (e) {
@@ -121,7 +129,12 @@ export function llamaAddon(configured: EngineBuild = "auto"): { module: LlamaMod
     }
     info = { build: "simd", target: SIMD_TARGET, configured, reason: "configured", cpu };
   } else if (missing.length) generic(`CPU lacks ${missing.join(", ")}`);
-  else if (simdFileState() === "absent") generic(isBun ? "SIMD build not embedded (the executable was built without it)" : "SIMD build not present (native/build-llama.mjs found no compiler, or was not run)");
+  else if (simdFileState() === "absent")
+    generic(
+      isBun
+        ? "SIMD build not embedded (the executable was built without it)"
+        : "SIMD build not present (native/build-llama.mjs found no compiler, or was not run)",
+    );
   else {
     try {
       module = simdTrial?.module ?? requireSimd();
@@ -147,8 +160,28 @@ export function llamaEngineChoice(configured: EngineBuild = "auto"): Omit<LlamaE
   const cpu = cpuFeatures();
   const missing = SIMD_FEATURES.filter((k) => !cpu[k]);
   if (configured === "generic") return { build: "generic", target: GENERIC_TARGET, configured, reason: "configured", cpu, loaded: false };
-  if (configured === "simd") return { build: "simd", target: SIMD_TARGET, configured, reason: missing.length ? `configured, but the CPU lacks ${missing.join(", ")}` : simdFileState() === "absent" ? "configured, but not built" : "configured", cpu, loaded: false };
+  if (configured === "simd")
+    return {
+      build: "simd",
+      target: SIMD_TARGET,
+      configured,
+      reason: missing.length
+        ? `configured, but the CPU lacks ${missing.join(", ")}`
+        : simdFileState() === "absent"
+          ? "configured, but not built"
+          : "configured",
+      cpu,
+      loaded: false,
+    };
   if (missing.length) return { build: "generic", target: GENERIC_TARGET, configured, reason: `CPU lacks ${missing.join(", ")}`, cpu, loaded: false };
-  if (simdFileState() === "absent") return { build: "generic", target: GENERIC_TARGET, configured, reason: isBun ? "SIMD build not embedded in this executable" : "SIMD build not present", cpu, loaded: false };
+  if (simdFileState() === "absent")
+    return {
+      build: "generic",
+      target: GENERIC_TARGET,
+      configured,
+      reason: isBun ? "SIMD build not embedded in this executable" : "SIMD build not present",
+      cpu,
+      loaded: false,
+    };
   return { build: "simd", target: SIMD_TARGET, configured, reason: `CPU has ${SIMD_FEATURES.join(", ")}`, cpu, loaded: false };
 }

@@ -29,7 +29,10 @@ export function chooseWhisperBuild(choice: EngineBuild, have: CpuFeatures): { us
   if (choice === "generic") return { use: "generic", reason: "engine build set to generic" };
   if (missing.length > 0) {
     if (choice === "simd") {
-      throw new AppError("invalid_config", `engine build simd needs ${SIMD_FEATURES.join(", ")}; this CPU lacks ${missing.join(", ")} (use --engine-build auto or generic)`);
+      throw new AppError(
+        "invalid_config",
+        `engine build simd needs ${SIMD_FEATURES.join(", ")}; this CPU lacks ${missing.join(", ")} (use --engine-build auto or generic)`,
+      );
     }
     return { use: "generic", reason: `CPU lacks ${missing.join(", ")}` };
   }

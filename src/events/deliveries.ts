@@ -35,7 +35,14 @@ export interface DeliveryDetail extends WebhookDeliveryResource {
 }
 
 export function toDeliveryResource(row: WebhookDeliveryRow): WebhookDeliveryResource {
-  return { id: row.id, event_type: row.event_type, status: row.status, response_status: row.response_status, attempts: row.attempts, created_at: row.created_at };
+  return {
+    id: row.id,
+    event_type: row.event_type,
+    status: row.status,
+    response_status: row.response_status,
+    attempts: row.attempts,
+    created_at: row.created_at,
+  };
 }
 
 export function toDeliveryDetail(row: WebhookDeliveryRow): DeliveryDetail {
@@ -82,14 +89,20 @@ export async function replayDelivery(db: DbOrTx, id: number, now: Date = new Dat
   const existing = await getDelivery(db, id);
   if (!existing) throw new AppError("not_found", `delivery ${id} not found`);
   const endpoint = await db.selectFrom("webhook_endpoints").select(["removed_at", "enabled"]).where("id", "=", existing.endpoint_id).executeTakeFirst();
-  if (!endpoint || endpoint.removed_at) throw new AppError("conflict", `delivery ${id} cannot be replayed: its webhook endpoint ${existing.endpoint_id} was removed`);
+  if (!endpoint || endpoint.removed_at)
+    throw new AppError("conflict", `delivery ${id} cannot be replayed: its webhook endpoint ${existing.endpoint_id} was removed`);
   const row = await markDeliveryDueNow(db, id, isoNow(now));
   if (!row) throw new AppError("conflict", `delivery ${id} is being sent right now; try again in a moment`);
   return toDeliveryDetail(row);
 }
 
 /** Recovery after an outage: every failed delivery created since `since` (of live endpoints) becomes due now. */
-export async function replayFailedSince(db: DbOrTx, since: string, opts: { companyId?: number } = {}, now: Date = new Date()): Promise<{ replayed: number[]; skipped: number[] }> {
+export async function replayFailedSince(
+  db: DbOrTx,
+  since: string,
+  opts: { companyId?: number } = {},
+  now: Date = new Date(),
+): Promise<{ replayed: number[]; skipped: number[] }> {
   if (opts.companyId !== undefined && !(await getCompany(db, opts.companyId))) throw new AppError("not_found", `company ${opts.companyId} not found`);
   const replayed: number[] = [];
   const skipped: number[] = [];

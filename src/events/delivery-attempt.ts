@@ -112,11 +112,24 @@ export async function recordAttempts(db: Db, records: AttemptRecord[], logger: L
     if (!kept[i]) logger.warn("webhook delivery lease lost before the result was recorded", { delivery_id: r.deliveryId });
     else if (r.gone) logger.warn("webhook endpoint disabled: receiver answered 410", { endpoint_id: r.endpointId, delivery_id: r.deliveryId });
     else if (o.status !== "delivered")
-      logger.info("webhook delivery attempt failed", { delivery_id: r.deliveryId, endpoint_id: r.endpointId, attempt: o.attempt, response_status: o.response_status, error: o.error, next_attempt_at: o.next_attempt_at });
+      logger.info("webhook delivery attempt failed", {
+        delivery_id: r.deliveryId,
+        endpoint_id: r.endpointId,
+        attempt: o.attempt,
+        response_status: o.response_status,
+        error: o.error,
+        next_attempt_at: o.next_attempt_at,
+      });
   });
   return kept;
 }
 
 export function resultOf(r: AttemptRecord): AttemptResult {
-  return { deliveryId: r.deliveryId, status: r.outcome.status, responseStatus: r.outcome.response_status, error: r.outcome.error, nextAttemptAt: r.outcome.next_attempt_at };
+  return {
+    deliveryId: r.deliveryId,
+    status: r.outcome.status,
+    responseStatus: r.outcome.response_status,
+    error: r.outcome.error,
+    nextAttemptAt: r.outcome.next_attempt_at,
+  };
 }

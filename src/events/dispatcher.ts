@@ -108,7 +108,10 @@ export class Dispatcher {
       if (rows.length === 0) continue;
       // Read once per claim, not per delivery: the endpoint (URL, secrets) and the payloads.
       const endpoint = await findWebhookEndpoint(this.db, endpointId);
-      const payloads = await eventPayloads(this.db, rows.map((r) => r.event_row_id));
+      const payloads = await eventPayloads(
+        this.db,
+        rows.map((r) => r.event_row_id),
+      );
       for (const row of rows) this.launch(row, token, endpoint, payloads.get(row.event_row_id));
       launched += rows.length;
       free -= rows.length;
@@ -164,12 +167,29 @@ export class Dispatcher {
     if (payload === undefined) {
       // The outbox never deletes events; should one vanish anyway, fail the delivery rather than claim it forever.
       const at = isoNow(this.clock.now());
-      const outcome = { attempt: row.attempts, trigger: "scheduled" as const, started_at: at, signature_timestamp: 0, response_status: null, error: "event payload missing", duration_ms: 0, status: "failed" as const, retry_index: row.retry_index, next_attempt_at: null, at };
+      const outcome = {
+        attempt: row.attempts,
+        trigger: "scheduled" as const,
+        started_at: at,
+        signature_timestamp: 0,
+        response_status: null,
+        error: "event payload missing",
+        duration_ms: 0,
+        status: "failed" as const,
+        retry_index: row.retry_index,
+        next_attempt_at: null,
+        at,
+      };
       const record = { deliveryId: row.id, endpointId: row.endpoint_id, token, gone: false, outcome };
       await this.recorder.record(record);
       return resultOf(record);
     }
-    const record = await performAttempt(row, token, endpoint, payload, { clock: this.clock, timeoutMs: this.opts.timeoutMs, logger: this.logger, random: this.opts.random });
+    const record = await performAttempt(row, token, endpoint, payload, {
+      clock: this.clock,
+      timeoutMs: this.opts.timeoutMs,
+      logger: this.logger,
+      random: this.opts.random,
+    });
     await this.recorder.record(record);
     return resultOf(record);
   }

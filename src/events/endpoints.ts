@@ -97,13 +97,23 @@ export function parseEventList(raw: string | undefined): EventType[] | null {
   return unique.length === EVENT_TYPES.length ? null : EVENT_TYPES.filter((t) => unique.includes(t));
 }
 
-export async function createWebhookEndpoint(db: DbOrTx, input: { companyId: number; url: string; events?: EventType[] | null }, now: Date = new Date()): Promise<WebhookEndpointWithSecret> {
+export async function createWebhookEndpoint(
+  db: DbOrTx,
+  input: { companyId: number; url: string; events?: EventType[] | null },
+  now: Date = new Date(),
+): Promise<WebhookEndpointWithSecret> {
   const url = parseWebhookUrl(input.url);
   const company = await getCompany(db, input.companyId);
   if (!company) throw new AppError("not_found", `company ${input.companyId} not found`);
   const secret = newWebhookSecret();
   const events = input.events ?? null;
-  const row = await insertWebhookEndpoint(db, { company_id: company.id, url, events: events === null ? null : events.join(","), secret, created_at: isoNow(now) });
+  const row = await insertWebhookEndpoint(db, {
+    company_id: company.id,
+    url,
+    events: events === null ? null : events.join(","),
+    secret,
+    created_at: isoNow(now),
+  });
   return { ...toEndpointView(row, now), secret };
 }
 
@@ -143,7 +153,13 @@ export async function rotateWebhookSecret(db: Db, id: number, now: Date = new Da
   });
 }
 
-export async function setEndpointEnabled(db: DbOrTx, id: number, enabled: boolean, reason: string | null, now: Date = new Date()): Promise<WebhookEndpointView> {
+export async function setEndpointEnabled(
+  db: DbOrTx,
+  id: number,
+  enabled: boolean,
+  reason: string | null,
+  now: Date = new Date(),
+): Promise<WebhookEndpointView> {
   const row = await setWebhookEndpointEnabled(db, id, enabled, reason, isoNow(now));
   if (!row) throw new AppError("not_found", `webhook endpoint ${id} not found`);
   return toEndpointView(row, now);

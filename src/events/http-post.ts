@@ -43,22 +43,26 @@ export function postJson(url: string, headers: Record<string, string>, body: Uin
       return;
     }
     const mod = u.protocol === "https:" ? https : http;
-    const req = mod.request(u, { method: "POST", headers: { ...headers, "Content-Length": String(body.byteLength) }, agent: agents[u.protocol as "http:" | "https:"] }, (res) => {
-      let seen = 0;
-      res.on("data", (c: Buffer) => {
-        seen += c.length;
-        if (seen > MAX_RESPONSE_BYTES) res.destroy();
-      });
-      const done = () => {
-        const status = res.statusCode ?? null;
-        const ok = status !== null && status >= 200 && status < 300;
-        const ra = res.headers["retry-after"];
-        finish({ status, retryAfter: Array.isArray(ra) ? ra[0] : (ra ?? null), error: ok ? null : `receiver answered HTTP ${status}` });
-      };
-      res.on("end", done);
-      res.on("close", done);
-      res.on("error", done);
-    });
+    const req = mod.request(
+      u,
+      { method: "POST", headers: { ...headers, "Content-Length": String(body.byteLength) }, agent: agents[u.protocol as "http:" | "https:"] },
+      (res) => {
+        let seen = 0;
+        res.on("data", (c: Buffer) => {
+          seen += c.length;
+          if (seen > MAX_RESPONSE_BYTES) res.destroy();
+        });
+        const done = () => {
+          const status = res.statusCode ?? null;
+          const ok = status !== null && status >= 200 && status < 300;
+          const ra = res.headers["retry-after"];
+          finish({ status, retryAfter: Array.isArray(ra) ? ra[0] : (ra ?? null), error: ok ? null : `receiver answered HTTP ${status}` });
+        };
+        res.on("end", done);
+        res.on("close", done);
+        res.on("error", done);
+      },
+    );
     const timer = setTimeout(() => {
       finish({ status: null, retryAfter: null, error: `timed out after ${timeoutMs} ms` });
       req.destroy();

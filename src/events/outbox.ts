@@ -11,13 +11,7 @@ import type { EventBody, EventType } from "./types.js";
  * event must commit or roll back together with the state change that caused it,
  * so it exists exactly once per transition. The dispatcher delivers it later.
  */
-export async function recordEvent(
-  trx: Tx,
-  call: CallRow,
-  type: EventType,
-  extra: Record<string, unknown> = {},
-  now: Date = new Date(),
-): Promise<EventBody> {
+export async function recordEvent(trx: Tx, call: CallRow, type: EventType, extra: Record<string, unknown> = {}, now: Date = new Date()): Promise<EventBody> {
   const body: EventBody = {
     id: `evt_${randomBase62(24)}`,
     type,

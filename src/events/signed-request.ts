@@ -5,7 +5,13 @@ import { signatureHeader } from "./signing.js";
 import { USER_AGENT } from "../version.js";
 
 /** The headers of spec 6.2 plus X-Service-Event-Id; signed fresh for every attempt. */
-export function deliveryHeaders(endpoint: WebhookEndpointRow, eventType: string, eventId: string, body: Uint8Array, now: Date): { headers: Record<string, string>; timestamp: number } {
+export function deliveryHeaders(
+  endpoint: WebhookEndpointRow,
+  eventType: string,
+  eventId: string,
+  body: Uint8Array,
+  now: Date,
+): { headers: Record<string, string>; timestamp: number } {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     timestamp,

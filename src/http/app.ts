@@ -34,7 +34,16 @@ export function createApp(services: Services): OpenAPIHono<AppEnv> {
     whisper_model: services.pipeline === "live" && models.whisper ? path.basename(models.whisper) : null,
     vad_model: services.pipeline === "live" && models.vad ? path.basename(models.vad) : null,
   };
-  app.get("/healthz", (c) => c.json({ status: "ok", version: VERSION, pipeline: services.pipeline, analyzer: services.analyzer.active, transcription, engines: loadedEngines(services.analyzer.active === "llama" ? services.config.engineBuild : null) }));
+  app.get("/healthz", (c) =>
+    c.json({
+      status: "ok",
+      version: VERSION,
+      pipeline: services.pipeline,
+      analyzer: services.analyzer.active,
+      transcription,
+      engines: loadedEngines(services.analyzer.active === "llama" ? services.config.engineBuild : null),
+    }),
+  );
 
   // The inbound webhook is unversioned (spec 4.8); its own app keeps it out of the v1 registry.
   const inbound = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });

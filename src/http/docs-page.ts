@@ -22,9 +22,23 @@ function prose(text: string | undefined): string {
     .map((block) => {
       const lines = block.trim().split("\n");
       if (lines.length >= 2 && lines.every((l) => l.trim().startsWith("|"))) {
-        const cells = (l: string) => l.trim().replace(/^\||\|$/g, "").split("|").map((c) => inline(c.trim()));
+        const cells = (l: string) =>
+          l
+            .trim()
+            .replace(/^\||\|$/g, "")
+            .split("|")
+            .map((c) => inline(c.trim()));
         const [head, , ...rows] = lines;
-        return `<table><tr>${cells(head).map((c) => `<th>${c}</th>`).join("")}</tr>${rows.map((r) => `<tr>${cells(r).map((c) => `<td>${c}</td>`).join("")}</tr>`).join("")}</table>`;
+        return `<table><tr>${cells(head)
+          .map((c) => `<th>${c}</th>`)
+          .join("")}</tr>${rows
+          .map(
+            (r) =>
+              `<tr>${cells(r)
+                .map((c) => `<td>${c}</td>`)
+                .join("")}</tr>`,
+          )
+          .join("")}</table>`;
       }
       return `<p>${inline(block)}</p>`;
     })
@@ -62,7 +76,10 @@ function propertiesTable(schema: Json): string {
   const required = new Set<string>(schema.required ?? []);
   if (Object.keys(props).length === 0) return `<p>${typeOf(schema)}</p>`;
   const rows = Object.entries(props)
-    .map(([name, p]: [string, Json]) => `<tr><td><code>${esc(name)}</code></td><td>${typeOf(p)}${p.nullable || (Array.isArray(p.type) && p.type.includes("null")) ? "" : ""}</td><td>${required.has(name) ? "yes" : ""}</td><td>${prose(p.description)} ${constraints(p)}</td></tr>`)
+    .map(
+      ([name, p]: [string, Json]) =>
+        `<tr><td><code>${esc(name)}</code></td><td>${typeOf(p)}${p.nullable || (Array.isArray(p.type) && p.type.includes("null")) ? "" : ""}</td><td>${required.has(name) ? "yes" : ""}</td><td>${prose(p.description)} ${constraints(p)}</td></tr>`,
+    )
     .join("");
   const extra = schema.additionalProperties === false ? "<p><small>No other properties allowed.</small></p>" : "";
   return `<table><tr><th>field</th><th>type</th><th>required</th><th>notes</th></tr>${rows}</table>${extra}`;
@@ -91,7 +108,10 @@ function operation(path: string, method: string, op: Json, servers: Json[] | und
   const params = (op.parameters ?? []) as Json[];
   const paramTable = params.length
     ? `<h4>Parameters</h4><table><tr><th>name</th><th>in</th><th>type</th><th>required</th><th>notes</th></tr>${params
-        .map((p) => `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${typeOf(p.schema)} ${constraints(p.schema ?? {})}</td><td>${p.required ? "yes" : ""}</td><td>${prose(p.description ?? p.schema?.description)}</td></tr>`)
+        .map(
+          (p) =>
+            `<tr><td><code>${esc(p.name)}</code></td><td>${esc(p.in)}</td><td>${typeOf(p.schema)} ${constraints(p.schema ?? {})}</td><td>${p.required ? "yes" : ""}</td><td>${prose(p.description ?? p.schema?.description)}</td></tr>`,
+        )
         .join("")}</table>`
     : "";
   const body = op.requestBody ? `<h4>Request body</h4>${content(op.requestBody.content)}` : "";
@@ -116,7 +136,10 @@ export function renderDocsPage(doc: Json): string {
     }
   }
   const schemas = (Object.entries(doc.components?.schemas ?? {}) as [string, Json][])
-    .map(([name, s]: [string, Json]) => `<section class="schema" id="schema-${esc(name)}"><h3>${esc(name)}</h3>${prose(s.description)}${propertiesTable(s)}${nested(s)}</section>`)
+    .map(
+      ([name, s]: [string, Json]) =>
+        `<section class="schema" id="schema-${esc(name)}"><h3>${esc(name)}</h3>${prose(s.description)}${propertiesTable(s)}${nested(s)}</section>`,
+    )
     .join("");
   const errorRows = Object.entries(ERROR_STATUS)
     .filter(([code]) => code !== "invalid_config")
@@ -137,7 +160,8 @@ function nested(s: Json): string {
   const parts: string[] = [];
   for (const [name, p] of Object.entries(s.properties ?? {}) as [string, Json][]) {
     const inner = p.type === "array" ? p.items : p;
-    if (inner && inner.type === "object" && inner.properties) parts.push(`<h4><code>${esc(name)}</code>${p.type === "array" ? " items" : ""}</h4>${propertiesTable(inner)}`);
+    if (inner && inner.type === "object" && inner.properties)
+      parts.push(`<h4><code>${esc(name)}</code>${p.type === "array" ? " items" : ""}</h4>${propertiesTable(inner)}`);
   }
   return parts.join("");
 }

@@ -46,7 +46,8 @@ export function checkJsonValue(value: unknown): void {
     }
     for (const k of Object.keys(v)) {
       const at = path ? `${path}.${k}` : k;
-      if (k === "__proto__") throw new AppError("validation_failed", "request validation failed", { errors: Object.fromEntries([[at, ["reserved key name"]]]) });
+      if (k === "__proto__")
+        throw new AppError("validation_failed", "request validation failed", { errors: Object.fromEntries([[at, ["reserved key name"]]]) });
       if (++keys > MAX_JSON_KEYS) {
         throw new AppError("validation_failed", "request validation failed", { errors: { body: [`must have at most ${MAX_JSON_KEYS} object keys in all`] } });
       }

@@ -69,7 +69,11 @@ export async function receiveAudioUpload(c: Context, services: Services): Promis
   if (!body) throw new AppError("no_file", "the request has no `file` part");
   let parser: busboy.Busboy;
   try {
-    parser = busboy({ headers: { "content-type": ct }, defParamCharset: "utf8", limits: { fields: 32, parts: 64, fieldSize: MAX_FIELD_BYTES, fieldNameSize: 200 } });
+    parser = busboy({
+      headers: { "content-type": ct },
+      defParamCharset: "utf8",
+      limits: { fields: 32, parts: 64, fieldSize: MAX_FIELD_BYTES, fieldNameSize: 200 },
+    });
   } catch {
     throw new AppError("invalid_file", "malformed multipart/form-data request (no boundary)");
   }

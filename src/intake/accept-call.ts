@@ -61,7 +61,6 @@ interface Submission {
   now: Date;
 }
 
-
 const groupCommits = new WeakMap<Db, GroupCommit<Submission, AcceptResult>>();
 
 function groupCommitOf(db: Db): GroupCommit<Submission, AcceptResult> {
@@ -135,7 +134,8 @@ export async function acceptInTx(trx: Tx, input: AcceptInput, now: Date, pipelin
     return { call: existing!, duplicate: true };
   }
   await insertAcceptedHistory(trx, inserted.id, ts);
-  if (input.transcript) await storeTranscript(trx, { companyId: input.companyId, callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
+  if (input.transcript)
+    await storeTranscript(trx, { companyId: input.companyId, callId: inserted.id, source: "imported", transcript: input.transcript, createdAt: ts });
   await insertFirstJob(trx, { callId: inserted.id, priority, pipeline: input.transcript ? "any" : pipeline }, now);
   await recordEvent(trx, inserted, "call.received", {}, now);
   return { call: inserted, duplicate: false };

@@ -20,7 +20,11 @@ export interface AttachedAudio {
  * - transcribing / analyzing: refused with 409 conflict — swapping the audio
  *   under a running job would produce a report of neither file.
  */
-export async function attachAudio(db: Db, input: { companyId: number; callId: number; audio: AttachedAudio }, now: Date = new Date()): Promise<{ call: CallRow; requeued: boolean }> {
+export async function attachAudio(
+  db: Db,
+  input: { companyId: number; callId: number; audio: AttachedAudio },
+  now: Date = new Date(),
+): Promise<{ call: CallRow; requeued: boolean }> {
   return db.transaction().execute(async (trx) => {
     const call = await getCompanyCall(trx, input.companyId, input.callId);
     if (!call) throw new AppError("not_found", `call ${input.callId} not found`);

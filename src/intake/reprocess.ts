@@ -13,7 +13,11 @@ import type { CallRow } from "../store/schema.js";
  * being worked is left alone: its live job will produce the report, and a
  * second job would only repeat the work.
  */
-export async function reprocessCall(db: Db, input: { companyId: number; callId: number }, now: Date = new Date()): Promise<{ call: CallRow; requeued: boolean }> {
+export async function reprocessCall(
+  db: Db,
+  input: { companyId: number; callId: number },
+  now: Date = new Date(),
+): Promise<{ call: CallRow; requeued: boolean }> {
   return db.transaction().execute(async (trx) => {
     const call = await getCompanyCall(trx, input.companyId, input.callId);
     if (!call) throw new AppError("not_found", `call ${input.callId} not found`);

@@ -18,7 +18,8 @@ export function parseLifecycleOptions(opts: LifecycleOptions): (settings: Compan
   if (opts.retainAudioDays !== undefined) retention.audio_days = parseRetentionDays(opts.retainAudioDays, "--retain-audio-days");
   if (opts.retainTranscriptsDays !== undefined) retention.transcripts_days = parseRetentionDays(opts.retainTranscriptsDays, "--retain-transcripts-days");
   if (opts.retainCallsDays !== undefined) retention.calls_days = parseRetentionDays(opts.retainCallsDays, "--retain-calls-days");
-  if (opts.redactAudio !== undefined && !["on", "off"].includes(opts.redactAudio)) throw new Error(`invalid --redact-audio "${opts.redactAudio}" (expected on or off)`);
+  if (opts.redactAudio !== undefined && !["on", "off"].includes(opts.redactAudio))
+    throw new Error(`invalid --redact-audio "${opts.redactAudio}" (expected on or off)`);
   const redactAudio = opts.redactAudio === undefined ? undefined : opts.redactAudio === "on";
   const touched = redact !== undefined || redactAudio !== undefined || Object.keys(retention).length > 0;
   return (settings) => {

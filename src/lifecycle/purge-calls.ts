@@ -24,7 +24,14 @@ const BATCH = 100;
 export async function purgeCalls(deps: EraseDeps, input: { companyId: number; before: string; dryRun: boolean; actor: Actor }): Promise<PurgeResult> {
   const db = deps.store.db;
   if (!(await getCompany(db, input.companyId))) throw new AppError("not_found", `company ${input.companyId} not found`);
-  const result: PurgeResult = { company_id: input.companyId, before: input.before, dry_run: input.dryRun, call_ids: [], skipped_processing: [], log_emptied: null };
+  const result: PurgeResult = {
+    company_id: input.companyId,
+    before: input.before,
+    dry_run: input.dryRun,
+    call_ids: [],
+    skipped_processing: [],
+    log_emptied: null,
+  };
   let afterId = 0;
   for (;;) {
     const ids = (
@@ -55,10 +62,16 @@ export async function purgeCalls(deps: EraseDeps, input: { companyId: number; be
     }
   }
   if (!input.dryRun) {
-    await audit(db, input.actor, "calls.purge", {
-      companyId: input.companyId,
-      detail: { before: input.before, erased: result.call_ids.length, skipped_processing: result.skipped_processing.length },
-    }, deps.clock.now());
+    await audit(
+      db,
+      input.actor,
+      "calls.purge",
+      {
+        companyId: input.companyId,
+        detail: { before: input.before, erased: result.call_ids.length, skipped_processing: result.skipped_processing.length },
+      },
+      deps.clock.now(),
+    );
     result.log_emptied = await scrub(deps);
   }
   return result;

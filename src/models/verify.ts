@@ -65,10 +65,14 @@ export async function checkModelFile(file: string): Promise<ModelCheck> {
     return { ...base, status: "bad", detail: `size ${size} bytes, manifest says ${entry.size_bytes} (truncated or a different file)` };
   }
   if (entry.sha256) {
-    return entry.sha256 === sha256 ? { ...base, status: "ok", detail: "sha256 matches" } : { ...base, status: "bad", detail: `sha256 mismatch (expected ${entry.sha256})` };
+    return entry.sha256 === sha256
+      ? { ...base, status: "ok", detail: "sha256 matches" }
+      : { ...base, status: "bad", detail: `sha256 mismatch (expected ${entry.sha256})` };
   }
   if (entry.sha1) {
-    return entry.sha1 === sha1 ? { ...base, status: "ok", detail: "sha1 matches (published checksum)" } : { ...base, status: "bad", detail: `sha1 mismatch (expected ${entry.sha1})` };
+    return entry.sha1 === sha1
+      ? { ...base, status: "ok", detail: "sha1 matches (published checksum)" }
+      : { ...base, status: "bad", detail: `sha1 mismatch (expected ${entry.sha1})` };
   }
   return { ...base, status: "no_checksum", detail: "no checksum in manifest (header checked only)" };
 }

@@ -62,7 +62,9 @@ export function pinnedGet(url: URL, opts: PinnedGetOptions): Promise<PinnedRespo
   socket.once(https ? "secureConnect" : "connect", () => {
     if (socket instanceof tls.TLSSocket) {
       // Checked here as well as by the TLS layer: Bun skips the name check when the host is an IP address.
-      const wrong = socket.authorized ? tls.checkServerIdentity(hostname, socket.getPeerCertificate()) : (socket.authorizationError ?? new Error("certificate not trusted"));
+      const wrong = socket.authorized
+        ? tls.checkServerIdentity(hostname, socket.getPeerCertificate())
+        : (socket.authorizationError ?? new Error("certificate not trusted"));
       if (wrong) return socket.destroy(wrong);
     }
     socket.write(request);

@@ -127,7 +127,10 @@ function ruleText(rule: PolicyRule): string {
 }
 
 function normalizeName(hostname: string): string {
-  return hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  return hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
 }
 
 function localAddresses(): IpAddress[] {

@@ -98,7 +98,8 @@ async function get(u: URL, policy: DownloadPolicy, opts: DownloadOptions, signal
 function requestHeaders(u: URL): Record<string, string> {
   const h: Record<string, string> = { "User-Agent": USER_AGENT, Accept: "audio/*, */*;q=0.1" };
   // user:pass@ in the URL: Basic auth, as browsers and curl do.
-  if (u.username || u.password) h.Authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}`;
+  if (u.username || u.password)
+    h.Authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString("base64")}`;
   return h;
 }
 

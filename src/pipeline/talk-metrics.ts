@@ -31,7 +31,16 @@ export function computeTalkMetrics(durationSeconds: number, speech: SpeechBySpea
     silence_share: duration > 0 ? round4(1 - speechSeconds / duration) : 0,
   };
   if (speech.kind === "mono") {
-    return { ...base, rep_talk_seconds: null, customer_talk_seconds: null, talk_ratio: null, longest_monologue_rep_seconds: null, longest_monologue_customer_seconds: null, turns: null, overlap_seconds: null };
+    return {
+      ...base,
+      rep_talk_seconds: null,
+      customer_talk_seconds: null,
+      talk_ratio: null,
+      longest_monologue_rep_seconds: null,
+      longest_monologue_customer_seconds: null,
+      turns: null,
+      overlap_seconds: null,
+    };
   }
   const rep = unionSpans(speech.rep);
   const customer = unionSpans(speech.customer);

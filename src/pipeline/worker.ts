@@ -118,13 +118,16 @@ export async function processJob(ctx: WorkerContext, job: JobRow): Promise<JobOu
   const { services } = ctx;
   const log = services.logger;
   let lost = false;
-  const beat = setInterval(() => {
-    extendLease(services.store.db, { jobId: job.id, workerId: ctx.workerId, leaseMs: ctx.leaseMs, now: services.clock.now() })
-      .then((ok) => {
-        if (!ok) lost = true;
-      })
-      .catch((e) => log.warn("heartbeat failed", { job_id: job.id, error: describe(e) }));
-  }, Math.max(50, Math.floor(ctx.leaseMs / 3)));
+  const beat = setInterval(
+    () => {
+      extendLease(services.store.db, { jobId: job.id, workerId: ctx.workerId, leaseMs: ctx.leaseMs, now: services.clock.now() })
+        .then((ok) => {
+          if (!ok) lost = true;
+        })
+        .catch((e) => log.warn("heartbeat failed", { job_id: job.id, error: describe(e) }));
+    },
+    Math.max(50, Math.floor(ctx.leaseMs / 3)),
+  );
   beat.unref?.();
   const base = { jobId: job.id, callId: job.call_id };
   try {
@@ -323,7 +326,12 @@ async function acquireAudio(
       }),
     );
     // Credentials in the URL served this download and are not kept (a later reprocess fetches without them).
-    await setCallAudio(ctx.services.store.db, job.call_id, { sha256: stored.sha256, format: stored.format, bytes: stored.bytes, recordingUrl: withoutCredentials(call.recording_url) });
+    await setCallAudio(ctx.services.store.db, job.call_id, {
+      sha256: stored.sha256,
+      format: stored.format,
+      bytes: stored.bytes,
+      recordingUrl: withoutCredentials(call.recording_url),
+    });
     return { path: stored.path, format: stored.format };
   }
   if (call.audio_sha256) {
@@ -372,7 +380,14 @@ async function settleFailure(ctx: WorkerContext, job: JobRow, err: StageError): 
     const runAt = new Date(now.getTime() + backoffMs(job.attempts, services.config.retryBaseMs));
     // The call keeps its state while it waits: the retry resumes it without repeating a transition.
     const ok = await retryJob(db, { jobId: job.id, workerId: ctx.workerId, error: message, runAt, now });
-    services.logger.warn("job attempt failed; will retry", { job_id: job.id, call_id: job.call_id, attempt: job.attempts, reason: err.reason, error: err.message, run_at: isoNow(runAt) });
+    services.logger.warn("job attempt failed; will retry", {
+      job_id: job.id,
+      call_id: job.call_id,
+      attempt: job.attempts,
+      reason: err.reason,
+      error: err.message,
+      run_at: isoNow(runAt),
+    });
     return { ...base, result: ok ? "retry" : "lost", reason: err.reason };
   }
   try {

@@ -55,19 +55,17 @@ async function claimStatement(db: DbOrTx, input: ClaimInput): Promise<JobRow | u
   const cap = input.companyMaxInflight ?? 0;
   if (cap > 0) {
     // Running jobs are few (at most the workers of all processes), so this count stays cheap.
-    next = next
-      .innerJoin("calls as c", "c.id", "j.call_id")
-      .where(
-        (eb) =>
-          eb
-            .selectFrom("jobs as r")
-            .innerJoin("calls as rc", "rc.id", "r.call_id")
-            .select((e) => e.fn.countAll().as("n"))
-            .where("r.status", "=", "running")
-            .whereRef("rc.company_id", "=", "c.company_id"),
-        "<",
-        cap,
-      );
+    next = next.innerJoin("calls as c", "c.id", "j.call_id").where(
+      (eb) =>
+        eb
+          .selectFrom("jobs as r")
+          .innerJoin("calls as rc", "rc.id", "r.call_id")
+          .select((e) => e.fn.countAll().as("n"))
+          .where("r.status", "=", "running")
+          .whereRef("rc.company_id", "=", "c.company_id"),
+      "<",
+      cap,
+    );
   }
   let pick = next.orderBy("j.priority", "desc").orderBy("j.run_at").orderBy("j.id").limit(1);
   if (isPostgres(db)) pick = pick.forUpdate("j").skipLocked();

@@ -5,7 +5,15 @@ import { isoNow } from "../time.js";
 export async function retryJob(db: DbOrTx, input: { jobId: number; workerId: string; error: string; runAt: Date; now: Date }): Promise<boolean> {
   const r = await db
     .updateTable("jobs")
-    .set({ status: "queued", run_at: isoNow(input.runAt), last_error: input.error.slice(0, 2000), locked_by: null, locked_until: null, progress: null, updated_at: isoNow(input.now) })
+    .set({
+      status: "queued",
+      run_at: isoNow(input.runAt),
+      last_error: input.error.slice(0, 2000),
+      locked_by: null,
+      locked_until: null,
+      progress: null,
+      updated_at: isoNow(input.now),
+    })
     .where("id", "=", input.jobId)
     .where("locked_by", "=", input.workerId)
     .where("status", "=", "running")

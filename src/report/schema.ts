@@ -32,9 +32,7 @@ export const COACHING_PRIORITIES = ["low", "medium", "high"] as const;
 const text = (max: number) => z.string().max(max);
 const score10 = z.number().int().min(0).max(10);
 
-export const ScoreBreakdownSchema = z.strictObject(
-  Object.fromEntries(SCORE_CATEGORIES.map((c) => [c, score10])) as Record<ScoreCategory, typeof score10>,
-);
+export const ScoreBreakdownSchema = z.strictObject(Object.fromEntries(SCORE_CATEGORIES.map((c) => [c, score10])) as Record<ScoreCategory, typeof score10>);
 
 export const ObjectionSchema = z.strictObject({
   objection: text(500),

@@ -13,7 +13,11 @@ export async function insertCallUnlessDuplicate(db: DbOrTx, call: NewCall): Prom
   // so the driver's statement cache serves it prepared.
   const columns = (Object.keys(call) as (keyof NewCall)[]).filter((k) => call[k] !== undefined && /^[a-z_][a-z0-9_]*$/.test(k));
   const text = `insert into "calls" (${columns.map((c) => `"${c}"`).join(", ")}) values (${columns.map(() => "?").join(", ")}) on conflict ("company_id", "external_call_id") do nothing returning *`;
-  const result = await executeRaw<CallRow>(db, text, columns.map((c) => call[c]));
+  const result = await executeRaw<CallRow>(
+    db,
+    text,
+    columns.map((c) => call[c]),
+  );
   return result.rows[0];
 }
 
@@ -38,7 +42,11 @@ export async function listCompanyCalls(db: DbOrTx, companyId: number, opts: { li
 }
 
 /** Records a fetched recording on its call; the URL is stored as given (the caller strips credentials). */
-export async function setCallAudio(db: DbOrTx, callId: number, audio: { sha256: string; format: string; bytes: number; recordingUrl: string | null }): Promise<void> {
+export async function setCallAudio(
+  db: DbOrTx,
+  callId: number,
+  audio: { sha256: string; format: string; bytes: number; recordingUrl: string | null },
+): Promise<void> {
   await db
     .updateTable("calls")
     .set({ audio_sha256: audio.sha256, audio_format: audio.format, audio_bytes: audio.bytes, recording_url: audio.recordingUrl })
@@ -48,7 +56,14 @@ export async function setCallAudio(db: DbOrTx, callId: number, audio: { sha256: 
 
 /** Why the call was last queued (e.g. "accepted", "reprocess"), or null when it never was. */
 export async function lastQueuedReason(db: DbOrTx, callId: number): Promise<string | null> {
-  const row = await db.selectFrom("call_history").select("reason").where("call_id", "=", callId).where("to_status", "=", "queued").orderBy("id", "desc").limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom("call_history")
+    .select("reason")
+    .where("call_id", "=", callId)
+    .where("to_status", "=", "queued")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row?.reason ?? null;
 }
 

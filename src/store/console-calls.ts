@@ -47,7 +47,10 @@ function filtered(db: DbOrTx, companyId: number, f: CallFilters): Q {
   if (f.from) q = q.where(started, ">=", f.from);
   if (f.to) q = q.where(started, "<", nextDay(f.to));
   if (f.review === "reviewed") q = q.where("call_console.review_state", "=", "reviewed");
-  if (f.review === "unreviewed") q = q.where((eb: ExpressionBuilder<Database, "calls" | "call_console">) => eb.or([eb("call_console.review_state", "is", null), eb("call_console.review_state", "=", "unreviewed")]));
+  if (f.review === "unreviewed")
+    q = q.where((eb: ExpressionBuilder<Database, "calls" | "call_console">) =>
+      eb.or([eb("call_console.review_state", "is", null), eb("call_console.review_state", "=", "unreviewed")]),
+    );
   if (f.match) q = q.where("calls.id", "in", isPostgres(db) ? matchingCallIdsPostgres(f.match) : matchingCallIds(f.match));
   return q;
 }
@@ -57,7 +60,12 @@ function nextDay(date: string): string {
 }
 
 /** One page of calls, newest first, and how many match in all. */
-export async function listConsoleCalls(db: DbOrTx, companyId: number, f: CallFilters, page: { limit: number; offset: number }): Promise<{ rows: ConsoleCallRow[]; total: number }> {
+export async function listConsoleCalls(
+  db: DbOrTx,
+  companyId: number,
+  f: CallFilters,
+  page: { limit: number; offset: number },
+): Promise<{ rows: ConsoleCallRow[]; total: number }> {
   const rows = await filtered(db, companyId, f)
     .select([
       "calls.id",
@@ -87,7 +95,14 @@ export async function allConsoleCalls(db: DbOrTx, companyId: number, f: CallFilt
 }
 
 export async function companyReps(db: DbOrTx, companyId: number): Promise<string[]> {
-  const rows = await db.selectFrom("calls").select("rep_name").distinct().where("company_id", "=", companyId).where("rep_name", "is not", null).orderBy("rep_name").execute();
+  const rows = await db
+    .selectFrom("calls")
+    .select("rep_name")
+    .distinct()
+    .where("company_id", "=", companyId)
+    .where("rep_name", "is not", null)
+    .orderBy("rep_name")
+    .execute();
   return rows.map((r) => r.rep_name!);
 }
 
@@ -97,7 +112,13 @@ export async function callStatuses(db: DbOrTx, companyId: number, ids: number[])
   return db
     .selectFrom("calls")
     .leftJoin("call_console", "call_console.call_id", "calls.id")
-    .select(["calls.id", "calls.processing_status", "calls.overall_score", "calls.outcome", sql<number>`coalesce(call_console.alert_count, 0)`.as("alert_count")])
+    .select([
+      "calls.id",
+      "calls.processing_status",
+      "calls.overall_score",
+      "calls.outcome",
+      sql<number>`coalesce(call_console.alert_count, 0)`.as("alert_count"),
+    ])
     .where("calls.company_id", "=", companyId)
     .where("calls.id", "in", ids)
     .execute();

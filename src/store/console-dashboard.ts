@@ -35,5 +35,13 @@ export async function repWeeks(db: DbOrTx, companyId: number, since: string): Pr
     .groupBy(["rep", "week"])
     .orderBy("week")
     .execute();
-  return rows.map((r) => ({ ...r, calls: Number(r.calls), scored: Number(r.scored), score_sum: Number(r.score_sum), alerts: Number(r.alerts), ratio_n: Number(r.ratio_n), ratio_sum: Number(r.ratio_sum) }));
+  return rows.map((r) => ({
+    ...r,
+    calls: Number(r.calls),
+    scored: Number(r.scored),
+    score_sum: Number(r.score_sum),
+    alerts: Number(r.alerts),
+    ratio_n: Number(r.ratio_n),
+    ratio_sum: Number(r.ratio_sum),
+  }));
 }

@@ -71,7 +71,13 @@ export async function tableChecksum(db: DbOrTx, table: Table): Promise<TableSumm
   for (;;) {
     const batch = await tableRows(db, table, after, 2_000);
     for (const r of batch) {
-      hash.update(JSON.stringify(Object.keys(r).sort().map((k) => [k, r[k]])));
+      hash.update(
+        JSON.stringify(
+          Object.keys(r)
+            .sort()
+            .map((k) => [k, r[k]]),
+        ),
+      );
       hash.update("\n");
     }
     rows += batch.length;
@@ -107,7 +113,10 @@ export async function copyData(source: Db, target: Db): Promise<TableSummary[]> 
       for (const table of COPIED_TABLES) {
         const [a, b] = [await tableChecksum(src, table), await tableChecksum(dst, table)];
         if (a.rows !== b.rows || a.sha256 !== b.sha256) {
-          throw new AppError("internal_error", `copy of ${table} does not match the source (${a.rows} rows ${a.sha256.slice(0, 12)} vs ${b.rows} rows ${b.sha256.slice(0, 12)}); nothing was written`);
+          throw new AppError(
+            "internal_error",
+            `copy of ${table} does not match the source (${a.rows} rows ${a.sha256.slice(0, 12)} vs ${b.rows} rows ${b.sha256.slice(0, 12)}); nothing was written`,
+          );
         }
         summaries.push(b);
       }

@@ -43,14 +43,19 @@ export async function deleteCallRows(
     );
     for (const ev of events.slice(i, i + 200)) {
       if (kept.has(ev.id)) {
-        await trx.updateTable("events").set({ payload: tombstone(ev), call_id: null }).where("id", "=", ev.id).execute();
+        await trx
+          .updateTable("events")
+          .set({ payload: tombstone(ev), call_id: null })
+          .where("id", "=", ev.id)
+          .execute();
         tombstoned++;
       }
     }
     const gone = chunk.filter((id) => !kept.has(id));
     if (gone.length > 0) eventsDeleted += Number((await trx.deleteFrom("events").where("id", "in", gone).executeTakeFirst()).numDeletedRows);
   }
-  const count = async (table: "transcripts" | "reports" | "call_history" | "jobs") => Number((await trx.deleteFrom(table).where("call_id", "=", callId).executeTakeFirst()).numDeletedRows);
+  const count = async (table: "transcripts" | "reports" | "call_history" | "jobs") =>
+    Number((await trx.deleteFrom(table).where("call_id", "=", callId).executeTakeFirst()).numDeletedRows);
   const rows: ErasedRows = {
     transcripts: await count("transcripts"),
     reports: await count("reports"),

@@ -34,7 +34,8 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
   let driver: Store["driver"];
   let file: string;
   if (opts.databaseUrl !== undefined && opts.databaseUrl !== "") {
-    if (!isPostgresUrl(opts.databaseUrl)) throw new AppError("invalid_config", `--database-url must start with postgres:// or postgresql:// (got ${redactUrl(opts.databaseUrl)})`);
+    if (!isPostgresUrl(opts.databaseUrl))
+      throw new AppError("invalid_config", `--database-url must start with postgres:// or postgresql:// (got ${redactUrl(opts.databaseUrl)})`);
     file = redactUrl(opts.databaseUrl);
     db = await openPostgres(opts.databaseUrl);
     driver = "pg";

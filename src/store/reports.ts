@@ -3,7 +3,11 @@ import type { ReportRow } from "./schema.js";
 
 /** Stores the next version of a call's report. The caller validated it and holds the transaction that marks the call ready. */
 export async function insertReport(trx: Tx, input: { callId: number; analyzer: string; reportJson: string; createdAt: string }): Promise<ReportRow> {
-  const last = await trx.selectFrom("reports").select((eb) => eb.fn.max("version").as("v")).where("call_id", "=", input.callId).executeTakeFirst();
+  const last = await trx
+    .selectFrom("reports")
+    .select((eb) => eb.fn.max("version").as("v"))
+    .where("call_id", "=", input.callId)
+    .executeTakeFirst();
   const version = Number(last?.v ?? 0) + 1;
   return trx
     .insertInto("reports")

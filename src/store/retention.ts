@@ -6,7 +6,15 @@ const SETTLED = [...TERMINAL_STATUSES];
 
 /** Calls of a company created before `cutoff` (oldest first). */
 export async function callsCreatedBefore(db: DbOrTx, companyId: number, cutoff: string, limit: number, afterId = 0): Promise<number[]> {
-  const rows = await db.selectFrom("calls").select("id").where("company_id", "=", companyId).where("created_at", "<", cutoff).where("id", ">", afterId).orderBy("id").limit(limit).execute();
+  const rows = await db
+    .selectFrom("calls")
+    .select("id")
+    .where("company_id", "=", companyId)
+    .where("created_at", "<", cutoff)
+    .where("id", ">", afterId)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
   return rows.map((r) => r.id);
 }
 
@@ -42,7 +50,12 @@ export async function callsWithAudioBefore(db: DbOrTx, companyId: number, cutoff
 
 /** Forgets a call's stored audio (the caller removes the file if no other call uses it). */
 export async function clearCallAudio(trx: Tx, callId: number, at: string): Promise<boolean> {
-  const r = await trx.updateTable("calls").set({ audio_sha256: null, audio_format: null, audio_bytes: null, updated_at: at }).where("id", "=", callId).where("processing_status", "in", SETTLED).executeTakeFirst();
+  const r = await trx
+    .updateTable("calls")
+    .set({ audio_sha256: null, audio_format: null, audio_bytes: null, updated_at: at })
+    .where("id", "=", callId)
+    .where("processing_status", "in", SETTLED)
+    .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
 }
 
@@ -61,11 +74,25 @@ export interface DueCounts {
 export async function countDue(db: DbOrTx, companyId: number, cutoffs: { audio?: string; transcripts?: string; calls?: string }): Promise<DueCounts> {
   const n = async (q: Promise<{ n: number | string | bigint } | undefined>) => Number((await q)?.n ?? 0);
   const calls = cutoffs.calls
-    ? await n(db.selectFrom("calls").select((eb) => eb.fn.countAll<number>().as("n")).where("company_id", "=", companyId).where("created_at", "<", cutoffs.calls).executeTakeFirst())
+    ? await n(
+        db
+          .selectFrom("calls")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("company_id", "=", companyId)
+          .where("created_at", "<", cutoffs.calls)
+          .executeTakeFirst(),
+      )
     : 0;
   const audio = cutoffs.audio
     ? await n(
-        db.selectFrom("calls").select((eb) => eb.fn.countAll<number>().as("n")).where("company_id", "=", companyId).where("created_at", "<", cutoffs.audio).where("processing_status", "in", SETTLED).where("audio_sha256", "is not", null).executeTakeFirst(),
+        db
+          .selectFrom("calls")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("company_id", "=", companyId)
+          .where("created_at", "<", cutoffs.audio)
+          .where("processing_status", "in", SETTLED)
+          .where("audio_sha256", "is not", null)
+          .executeTakeFirst(),
       )
     : 0;
   const transcripts = cutoffs.transcripts

@@ -14,12 +14,34 @@ export interface AlertReviewView {
 
 export async function upsertAlertReview(
   db: DbOrTx,
-  input: { callId: number; reportVersion: number; alertIndex: number; alertType: string; decision: AlertDecision; note: string | null; userId: number; at: string },
+  input: {
+    callId: number;
+    reportVersion: number;
+    alertIndex: number;
+    alertType: string;
+    decision: AlertDecision;
+    note: string | null;
+    userId: number;
+    at: string;
+  },
 ): Promise<void> {
   await db
     .insertInto("alert_reviews")
-    .values({ call_id: input.callId, report_version: input.reportVersion, alert_index: input.alertIndex, alert_type: input.alertType, decision: input.decision, note: input.note, user_id: input.userId, at: input.at })
-    .onConflict((oc) => oc.columns(["call_id", "report_version", "alert_index"]).doUpdateSet({ decision: input.decision, note: input.note, user_id: input.userId, at: input.at, alert_type: input.alertType }))
+    .values({
+      call_id: input.callId,
+      report_version: input.reportVersion,
+      alert_index: input.alertIndex,
+      alert_type: input.alertType,
+      decision: input.decision,
+      note: input.note,
+      user_id: input.userId,
+      at: input.at,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["call_id", "report_version", "alert_index"])
+        .doUpdateSet({ decision: input.decision, note: input.note, user_id: input.userId, at: input.at, alert_type: input.alertType }),
+    )
     .execute();
 }
 
@@ -38,7 +60,9 @@ export async function setCallReviewed(db: DbOrTx, input: { callId: number; userI
   await db
     .insertInto("call_console")
     .values({ call_id: input.callId, review_state: "reviewed", reviewed_by: input.userId, reviewed_at: input.at, review_note: input.note })
-    .onConflict((oc) => oc.column("call_id").doUpdateSet({ review_state: "reviewed", reviewed_by: input.userId, reviewed_at: input.at, review_note: input.note }))
+    .onConflict((oc) =>
+      oc.column("call_id").doUpdateSet({ review_state: "reviewed", reviewed_by: input.userId, reviewed_at: input.at, review_note: input.note }),
+    )
     .execute();
 }
 

@@ -10,8 +10,14 @@ export interface SessionUser {
   role: string;
 }
 
-export async function insertSession(db: DbOrTx, input: { tokenHash: string; userId: number; csrfToken: string; now: string; expiresAt: string }): Promise<void> {
-  await db.insertInto("sessions").values({ token_hash: input.tokenHash, user_id: input.userId, csrf_token: input.csrfToken, created_at: input.now, expires_at: input.expiresAt }).execute();
+export async function insertSession(
+  db: DbOrTx,
+  input: { tokenHash: string; userId: number; csrfToken: string; now: string; expiresAt: string },
+): Promise<void> {
+  await db
+    .insertInto("sessions")
+    .values({ token_hash: input.tokenHash, user_id: input.userId, csrf_token: input.csrfToken, created_at: input.now, expires_at: input.expiresAt })
+    .execute();
 }
 
 /** The live session of a cookie with its (enabled) user, or undefined. */

@@ -10,7 +10,11 @@ import type { Db } from "./db.js";
  * and bun:sqlite because it is plain SQL.
  */
 export async function snapshotInto(db: Db, file: string): Promise<void> {
-  if (isPostgres(db)) throw new AppError("invalid_config", "backup copies the SQLite file; a PostgreSQL store is backed up with pg_dump (and the shared audio dir with any file copy), see docs/lifecycle.md");
+  if (isPostgres(db))
+    throw new AppError(
+      "invalid_config",
+      "backup copies the SQLite file; a PostgreSQL store is backed up with pg_dump (and the shared audio dir with any file copy), see docs/lifecycle.md",
+    );
   await sql.raw(`VACUUM INTO '${file.replace(/'/g, "''")}'`).execute(db);
 }
 

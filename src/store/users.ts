@@ -19,7 +19,16 @@ export interface UserView {
 }
 
 export function toUserView(u: UserRow): UserView {
-  return { id: u.id, company_id: u.company_id, email: u.email, role: u.role, disabled: u.disabled_at !== null, locked_until: u.locked_until, last_login_at: u.last_login_at, created_at: u.created_at };
+  return {
+    id: u.id,
+    company_id: u.company_id,
+    email: u.email,
+    role: u.role,
+    disabled: u.disabled_at !== null,
+    locked_until: u.locked_until,
+    last_login_at: u.last_login_at,
+    created_at: u.created_at,
+  };
 }
 
 export function normalizeEmail(email: string): string {
@@ -29,7 +38,14 @@ export function normalizeEmail(email: string): string {
 export async function insertUser(db: DbOrTx, input: { companyId: number; email: string; role: UserRole; passwordHash: string; now: string }): Promise<UserRow> {
   return db
     .insertInto("users")
-    .values({ company_id: input.companyId, email: input.email, role: input.role, password_hash: input.passwordHash, created_at: input.now, updated_at: input.now })
+    .values({
+      company_id: input.companyId,
+      email: input.email,
+      role: input.role,
+      password_hash: input.passwordHash,
+      created_at: input.now,
+      updated_at: input.now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -21,8 +21,14 @@ export async function insertDeliveries(trx: Tx, rows: NewDelivery[]): Promise<nu
   let added = 0;
   // Chunked: SQLite caps the number of bound parameters per statement.
   for (let i = 0; i < rows.length; i += 50) {
-    const chunk = rows.slice(i, i + 50).map((r) => ({ ...r, status: "pending" as const, attempts: 0, retry_index: 0, next_attempt_at: r.created_at, updated_at: r.created_at }));
-    const r = await trx.insertInto("webhook_deliveries").values(chunk).onConflict((oc) => oc.columns(["endpoint_id", "event_row_id"]).doNothing()).executeTakeFirst();
+    const chunk = rows
+      .slice(i, i + 50)
+      .map((r) => ({ ...r, status: "pending" as const, attempts: 0, retry_index: 0, next_attempt_at: r.created_at, updated_at: r.created_at }));
+    const r = await trx
+      .insertInto("webhook_deliveries")
+      .values(chunk)
+      .onConflict((oc) => oc.columns(["endpoint_id", "event_row_id"]).doNothing())
+      .executeTakeFirst();
     added += Number(r.numInsertedOrUpdatedRows ?? 0);
   }
   return added;
@@ -66,7 +72,14 @@ export const LOST_ATTEMPT_ERROR = "lost: the sending process stopped before the 
  * counts as a failed attempt of the retry sequence, so sends a crash swallowed
  * are never missing from the count.
  */
-export async function claimDueDeliveries(db: Db, endpointId: number, now: string, leaseUntil: string, token: string, limit: number): Promise<WebhookDeliveryRow[]> {
+export async function claimDueDeliveries(
+  db: Db,
+  endpointId: number,
+  now: string,
+  leaseUntil: string,
+  token: string,
+  limit: number,
+): Promise<WebhookDeliveryRow[]> {
   return db.transaction().execute(async (trx) => {
     let rows = await trx
       .updateTable("webhook_deliveries")
@@ -94,7 +107,11 @@ export async function claimDueDeliveries(db: Db, endpointId: number, now: string
     const lost = await trx
       .updateTable("webhook_attempts")
       .set({ in_flight: 0, error: LOST_ATTEMPT_ERROR })
-      .where("delivery_id", "in", rows.map((r) => r.id))
+      .where(
+        "delivery_id",
+        "in",
+        rows.map((r) => r.id),
+      )
       .where("in_flight", "=", 1)
       .returning("delivery_id")
       .execute();
@@ -155,7 +172,13 @@ export async function releaseDelivery(db: Db, id: number, token: string, fail?: 
       .where("lease_token", "=", token)
       .returning("attempts")
       .executeTakeFirst();
-    if (r) await trx.deleteFrom("webhook_attempts").where("delivery_id", "=", id).where("attempt", "=", r.attempts + 1).where("in_flight", "=", 1).execute();
+    if (r)
+      await trx
+        .deleteFrom("webhook_attempts")
+        .where("delivery_id", "=", id)
+        .where("attempt", "=", r.attempts + 1)
+        .where("in_flight", "=", 1)
+        .execute();
   });
 }
 
@@ -208,8 +231,18 @@ export async function recordAttempt(trx: Tx, deliveryId: number, token: string, 
     in_flight: 0,
   };
   // The claim wrote the attempt down as in flight; it now gets its result.
-  const updated = await trx.updateTable("webhook_attempts").set(result).where("delivery_id", "=", deliveryId).where("attempt", "=", o.attempt).where("in_flight", "=", 1).executeTakeFirst();
-  if (Number(updated.numUpdatedRows) === 0) await trx.insertInto("webhook_attempts").values({ delivery_id: deliveryId, attempt: o.attempt, ...result }).execute();
+  const updated = await trx
+    .updateTable("webhook_attempts")
+    .set(result)
+    .where("delivery_id", "=", deliveryId)
+    .where("attempt", "=", o.attempt)
+    .where("in_flight", "=", 1)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0)
+    await trx
+      .insertInto("webhook_attempts")
+      .values({ delivery_id: deliveryId, attempt: o.attempt, ...result })
+      .execute();
   return true;
 }
 

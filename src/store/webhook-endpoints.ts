@@ -6,7 +6,10 @@ export async function insertWebhookEndpoint(
   row: { company_id: number; url: string; events: string | null; secret: string; created_at: string },
 ): Promise<WebhookEndpointRow> {
   // after_event_id: the endpoint receives only events recorded after it was added.
-  const max = await db.selectFrom("events").select((eb) => eb.fn.max("id").as("max")).executeTakeFirst();
+  const max = await db
+    .selectFrom("events")
+    .select((eb) => eb.fn.max("id").as("max"))
+    .executeTakeFirst();
   return db
     .insertInto("webhook_endpoints")
     .values({ ...row, after_event_id: Number(max?.max ?? 0), enabled: 1, updated_at: row.created_at })
@@ -62,7 +65,13 @@ export async function setWebhookEndpointSecret(
     .executeTakeFirst();
 }
 
-export async function setWebhookEndpointEnabled(db: DbOrTx, id: number, enabled: boolean, reason: string | null, at: string): Promise<WebhookEndpointRow | undefined> {
+export async function setWebhookEndpointEnabled(
+  db: DbOrTx,
+  id: number,
+  enabled: boolean,
+  reason: string | null,
+  at: string,
+): Promise<WebhookEndpointRow | undefined> {
   return db
     .updateTable("webhook_endpoints")
     .set({ enabled: enabled ? 1 : 0, disabled_reason: enabled ? null : reason, updated_at: at })

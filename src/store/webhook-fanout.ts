@@ -17,7 +17,10 @@ export async function hasQueuedEvents(db: DbOrTx): Promise<boolean> {
  * batches at once; SQLite's write transaction already excludes the other.
  * An id whose event was erased meanwhile comes back without an event (`type` null).
  */
-export async function takeQueuedEvents(trx: Tx, limit: number): Promise<{ queued: number[]; events: Pick<EventRow, "id" | "event_id" | "company_id" | "type">[] }> {
+export async function takeQueuedEvents(
+  trx: Tx,
+  limit: number,
+): Promise<{ queued: number[]; events: Pick<EventRow, "id" | "event_id" | "company_id" | "type">[] }> {
   let q = trx.selectFrom("webhook_fanout_queue").select("event_row_id").orderBy("event_row_id").limit(limit);
   if (isPostgres(trx)) q = q.forUpdate().skipLocked();
   const queued = (await q.execute()).map((r) => r.event_row_id);
@@ -28,7 +31,10 @@ export async function takeQueuedEvents(trx: Tx, limit: number): Promise<{ queued
 
 export async function dequeueEvents(trx: Tx, eventRowIds: number[]): Promise<void> {
   for (let i = 0; i < eventRowIds.length; i += 500) {
-    await trx.deleteFrom("webhook_fanout_queue").where("event_row_id", "in", eventRowIds.slice(i, i + 500)).execute();
+    await trx
+      .deleteFrom("webhook_fanout_queue")
+      .where("event_row_id", "in", eventRowIds.slice(i, i + 500))
+      .execute();
   }
 }
 

@@ -212,7 +212,10 @@ export function detect(segments: TranscriptSegment[], trackers: CompiledTracker[
         }
       }
     }
-    seen.set(key, hits.slice(from).map(({ tracker, sentence, reason }) => ({ tracker, sentence, reason })));
+    seen.set(
+      key,
+      hits.slice(from).map(({ tracker, sentence, reason }) => ({ tracker, sentence, reason })),
+    );
   });
   return hits;
 }

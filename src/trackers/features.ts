@@ -1,13 +1,140 @@
 import { isNumberWord, type Sentence } from "./text.js";
 
-const DAYS = new Set(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "tomorrow", "today", "tonight", "weekend", "morning", "afternoon", "evening", "eod", "noon"]);
-const MONTHS = new Set(["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec"]);
+const DAYS = new Set([
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+  "sunday",
+  "tomorrow",
+  "today",
+  "tonight",
+  "weekend",
+  "morning",
+  "afternoon",
+  "evening",
+  "eod",
+  "noon",
+]);
+const MONTHS = new Set([
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+  "jan",
+  "feb",
+  "mar",
+  "apr",
+  "jun",
+  "jul",
+  "aug",
+  "sep",
+  "sept",
+  "oct",
+  "nov",
+  "dec",
+]);
 const CLOCK = new Set(["am", "pm", "oclock", "thirty", "fifteen", "quarter", "half"]);
 /** Function words say nothing alone ("that", "a", "to"): they take part in bigrams, not as features of their own. */
-const FUNCTION_WORDS = new Set(["a", "an", "the", "to", "of", "and", "or", "that", "this", "it", "in", "on", "at", "for", "with", "by", "from", "as", "be", "do", "have", "i", "we", "you", "he", "she", "they", "me", "us", "him", "her", "them", "my", "our", "your", "his", "their", "its", "so", "but", "if", "is", "there", "what", "would", "will", "can", "could", "just", "about", "up", "out", "all", "some", "any"]);
+const FUNCTION_WORDS = new Set([
+  "a",
+  "an",
+  "the",
+  "to",
+  "of",
+  "and",
+  "or",
+  "that",
+  "this",
+  "it",
+  "in",
+  "on",
+  "at",
+  "for",
+  "with",
+  "by",
+  "from",
+  "as",
+  "be",
+  "do",
+  "have",
+  "i",
+  "we",
+  "you",
+  "he",
+  "she",
+  "they",
+  "me",
+  "us",
+  "him",
+  "her",
+  "them",
+  "my",
+  "our",
+  "your",
+  "his",
+  "their",
+  "its",
+  "so",
+  "but",
+  "if",
+  "is",
+  "there",
+  "what",
+  "would",
+  "will",
+  "can",
+  "could",
+  "just",
+  "about",
+  "up",
+  "out",
+  "all",
+  "some",
+  "any",
+]);
 
 /** Fillers carry no meaning for any tracker; dropping them keeps bigrams about content. */
-const FILLERS = new Set(["um", "uh", "uhh", "umm", "er", "erm", "hmm", "like", "yeah", "oh", "well", "so", "okay", "ok", "right", "just", "honestly", "basically", "actually", "really", "mean", "know", "kinda", "sort", "kind", "the", "a", "an"]);
+const FILLERS = new Set([
+  "um",
+  "uh",
+  "uhh",
+  "umm",
+  "er",
+  "erm",
+  "hmm",
+  "like",
+  "yeah",
+  "oh",
+  "well",
+  "so",
+  "okay",
+  "ok",
+  "right",
+  "just",
+  "honestly",
+  "basically",
+  "actually",
+  "really",
+  "mean",
+  "know",
+  "kinda",
+  "sort",
+  "kind",
+  "the",
+  "a",
+  "an",
+]);
 
 /**
  * A sentence -> the classifier's features: lemmas (marked "!" inside a
@@ -27,7 +154,8 @@ export function sentenceFeatures(s: Sentence): string[] {
     if (t.lemma === "#num" || isNumberWord(t.norm)) f.add("@num");
     if (t.name && !DAYS.has(t.norm) && !MONTHS.has(t.norm)) f.add("@name");
   }
-  for (let i = 0; i + 1 < words.length; i++) if ((words[i].lemma === "#num" || isNumberWord(words[i].norm)) && /^(year|month|week)$/.test(words[i + 1].lemma)) f.add("@duration");
+  for (let i = 0; i + 1 < words.length; i++)
+    if ((words[i].lemma === "#num" || isNumberWord(words[i].norm)) && /^(year|month|week)$/.test(words[i + 1].lemma)) f.add("@duration");
   for (let i = 0; i + 1 < content.length; i++) f.add(`${content[i].lemma}_${content[i + 1].lemma}`);
   if (content.length) f.add(`^${content[0].lemma}`);
   if (s.question) f.add("@question");

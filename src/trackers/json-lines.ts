@@ -110,7 +110,12 @@ export function parseJsonWithLines(text: string): { value: unknown; lineOf: (pat
     lineOf: (p) => {
       // The deepest recorded ancestor: a missing key is reported at its object.
       for (let n = p.length; n >= 0; n--) {
-        const l = lines.get(p.slice(0, n).map((k) => `/${k}`).join(""));
+        const l = lines.get(
+          p
+            .slice(0, n)
+            .map((k) => `/${k}`)
+            .join(""),
+        );
         if (l !== undefined) return l;
       }
       return 1;

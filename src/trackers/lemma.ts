@@ -17,7 +17,10 @@ export function lemmaOf(word: string): string {
   let l = memo.get(word);
   if (l === undefined) {
     nlp ??= winkNLP(model, ["sbd", "pos"]);
-    const out = nlp.readDoc(word).tokens().out(nlp.its.lemma as never) as unknown as string[];
+    const out = nlp
+      .readDoc(word)
+      .tokens()
+      .out(nlp.its.lemma as never) as unknown as string[];
     l = out.length === 1 && out[0] ? String(out[0]).toLowerCase() : word;
     if (memo.size >= MEMO_LIMIT) memo.clear();
     memo.set(word, l);

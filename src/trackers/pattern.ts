@@ -42,7 +42,11 @@ function lex(src: string): string[] {
 }
 
 function wordUnits(raw: string): Unit[] {
-  const words = raw.toLowerCase().replace(/[\u2018\u2019]/g, "'").split(/\s+/).filter(Boolean);
+  const words = raw
+    .toLowerCase()
+    .replace(/[\u2018\u2019]/g, "'")
+    .split(/\s+/)
+    .filter(Boolean);
   return words.flatMap((w): Unit[] => {
     if (w === "@name") return [{ kind: "name" }];
     if (w.endsWith("*")) {
@@ -69,8 +73,14 @@ export function parsePattern(src: string): Chain {
           const s = parseSeq(new Set(["|", ")"]));
           if (s.length === 0) throw new PatternError("empty alternative in ( | )");
           options.push(s);
-          if (toks[i] === "|") { i++; continue; }
-          if (toks[i] === ")") { i++; break; }
+          if (toks[i] === "|") {
+            i++;
+            continue;
+          }
+          if (toks[i] === ")") {
+            i++;
+            break;
+          }
           throw new PatternError("missing )");
         }
         // "(…)?" makes the group optional: an empty alternative.

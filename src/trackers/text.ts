@@ -26,26 +26,93 @@ export interface Sentence {
 }
 
 const CONTRACTIONS: Record<string, string[]> = {
-  "can't": ["can", "not"], "cannot": ["can", "not"], "won't": ["will", "not"], "shan't": ["shall", "not"], "ain't": ["be", "not"],
-  "i'm": ["i", "be"], "let's": ["let", "us"], "y'all": ["you", "all"],
+  "can't": ["can", "not"],
+  cannot: ["can", "not"],
+  "won't": ["will", "not"],
+  "shan't": ["shall", "not"],
+  "ain't": ["be", "not"],
+  "i'm": ["i", "be"],
+  "let's": ["let", "us"],
+  "y'all": ["you", "all"],
 };
-const SUFFIXES: Array<[string, string]> = [["n't", "not"], ["'re", "be"], ["'ve", "have"], ["'ll", "will"], ["'d", "would"], ["'m", "be"], ["'s", ""]];
+const SUFFIXES: Array<[string, string]> = [
+  ["n't", "not"],
+  ["'re", "be"],
+  ["'ve", "have"],
+  ["'ll", "will"],
+  ["'d", "would"],
+  ["'m", "be"],
+  ["'s", ""],
+];
 
 const NEGATORS = new Set(["not", "no", "never", "nobody", "nothing", "none", "neither", "nor", "without", "hardly", "nowhere"]);
 /** Words that end a negation's scope: the clause turns ("not X, but Y"). */
 const SCOPE_ENDS = new Set(["but", "however", "although", "though", "yet", "except", "instead", "so", "because", "and"]);
 const NEG_SCOPE = 7;
-const QUESTION_OPENERS = new Set(["who", "what", "when", "where", "why", "how", "which", "whats", "hows", "is", "are", "do", "does", "did", "can", "could", "would", "will", "should", "shall", "have", "has", "any"]);
+const QUESTION_OPENERS = new Set([
+  "who",
+  "what",
+  "when",
+  "where",
+  "why",
+  "how",
+  "which",
+  "whats",
+  "hows",
+  "is",
+  "are",
+  "do",
+  "does",
+  "did",
+  "can",
+  "could",
+  "would",
+  "will",
+  "should",
+  "shall",
+  "have",
+  "has",
+  "any",
+]);
 /** Opens as a condition, or wishes: "if price were an issue…", "what if…", "risk-free would be nice". A mid-sentence "if" is not enough ("it closes tonight if you want a spot"). */
-const HYPOTHETICAL = /^(?:(?:so|and|but|well|okay|um|uh|look|now)[, ]+)*(?:if|what if|even if|suppose|supposing|imagine|say)\b|\b(?:hypothetically|in theory|would be nice|would be great|would be lovely|i wish|we wish)\b/;
+const HYPOTHETICAL =
+  /^(?:(?:so|and|but|well|okay|um|uh|look|now)[, ]+)*(?:if|what if|even if|suppose|supposing|imagine|say)\b|\b(?:hypothetically|in theory|would be nice|would be great|would be lovely|i wish|we wish)\b/;
 
 /** The same contractions typed without an apostrophe ("dont", "thats"), as transcripts and tracker files often have them. */
 const BARE: Record<string, string[]> = {
-  dont: ["do", "not"], doesnt: ["do", "not"], didnt: ["do", "not"], cant: ["can", "not"], wont: ["will", "not"], isnt: ["be", "not"], arent: ["be", "not"],
-  wasnt: ["be", "not"], werent: ["be", "not"], havent: ["have", "not"], hasnt: ["have", "not"], hadnt: ["have", "not"], couldnt: ["could", "not"],
-  wouldnt: ["would", "not"], shouldnt: ["should", "not"], aint: ["be", "not"], thats: ["that"], whats: ["what"], theres: ["there"], heres: ["here"],
-  lets: ["let", "us"], im: ["i", "be"], youre: ["you", "be"], theyre: ["they", "be"], weve: ["we", "have"], ive: ["i", "have"], youve: ["you", "have"],
-  itll: ["it", "will"], youll: ["you", "will"], theyll: ["they", "will"], id: ["i", "would"], youd: ["you", "would"], wed: ["we", "would"],
+  dont: ["do", "not"],
+  doesnt: ["do", "not"],
+  didnt: ["do", "not"],
+  cant: ["can", "not"],
+  wont: ["will", "not"],
+  isnt: ["be", "not"],
+  arent: ["be", "not"],
+  wasnt: ["be", "not"],
+  werent: ["be", "not"],
+  havent: ["have", "not"],
+  hasnt: ["have", "not"],
+  hadnt: ["have", "not"],
+  couldnt: ["could", "not"],
+  wouldnt: ["would", "not"],
+  shouldnt: ["should", "not"],
+  aint: ["be", "not"],
+  thats: ["that"],
+  whats: ["what"],
+  theres: ["there"],
+  heres: ["here"],
+  lets: ["let", "us"],
+  im: ["i", "be"],
+  youre: ["you", "be"],
+  theyre: ["they", "be"],
+  weve: ["we", "have"],
+  ive: ["i", "have"],
+  youve: ["you", "have"],
+  itll: ["it", "will"],
+  youll: ["you", "will"],
+  theyll: ["they", "will"],
+  id: ["i", "would"],
+  youd: ["you", "would"],
+  wed: ["we", "would"],
 };
 
 export function splitWord(raw: string): string[] {
@@ -79,11 +146,42 @@ function wordForms(raw: string): Array<[string, string]> {
 
 /** Lower-case words, numbers and sentence punctuation; "%" and "$" spelled out. */
 function rawTokens(text: string): string[] {
-  const t = text.replace(/%/g, " percent ").replace(/\$/g, " dollar ").replace(/[\u2018\u2019\u02bc`]/g, "'");
+  const t = text
+    .replace(/%/g, " percent ")
+    .replace(/\$/g, " dollar ")
+    .replace(/[\u2018\u2019\u02bc`]/g, "'");
   return t.match(/[A-Za-z0-9]+(?:['.][A-Za-z0-9]+)*'?[A-Za-z]*|[.!?,;:\u2014\u2013-]+/g) ?? [];
 }
 
-const NUMBER_WORDS = new Set(["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "fifteen", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "grand", "million", "half", "dozen"]);
+const NUMBER_WORDS = new Set([
+  "one",
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "fifteen",
+  "twenty",
+  "thirty",
+  "forty",
+  "fifty",
+  "sixty",
+  "seventy",
+  "eighty",
+  "ninety",
+  "hundred",
+  "thousand",
+  "grand",
+  "million",
+  "half",
+  "dozen",
+]);
 export const isNumberWord = (w: string) => NUMBER_WORDS.has(w);
 
 /** The text of a transcript segment -> sentences. Deterministic and allocation-light: it runs on every segment of every call. */
@@ -117,8 +215,18 @@ export function readUtterance(text: string): Sentence[] {
     }
     const words = tokens.filter((t) => !t.punct);
     if (words.length === 0) continue;
-    const opener = words[0].norm === "so" || words[0].norm === "and" || words[0].norm === "okay" || words[0].norm === "um" || words[0].norm === "uh" ? words[1]?.norm : words[0].norm;
-    if (!question && opener && QUESTION_OPENERS.has(opener) && /\b(you|we|i|it|there|this|that|they)\b/.test(piece.toLowerCase()) && !/^(is|are|do|does|did|can|could|would|will|should|shall|have|has|any)$/.test(opener ?? "")) question = true;
+    const opener =
+      words[0].norm === "so" || words[0].norm === "and" || words[0].norm === "okay" || words[0].norm === "um" || words[0].norm === "uh"
+        ? words[1]?.norm
+        : words[0].norm;
+    if (
+      !question &&
+      opener &&
+      QUESTION_OPENERS.has(opener) &&
+      /\b(you|we|i|it|there|this|that|they)\b/.test(piece.toLowerCase()) &&
+      !/^(is|are|do|does|did|can|could|would|will|should|shall|have|has|any)$/.test(opener ?? "")
+    )
+      question = true;
     sentences.push({ tokens, question, hypothetical: HYPOTHETICAL.test(piece.toLowerCase()), text: piece.trim() });
   }
   return sentences;

@@ -83,7 +83,9 @@ export function lineExamples(t: TrackerDef, lines: LabelledLine[]): TrainingExam
   const label = labelOfTracker(t);
   if (!label || !LEARNS_FROM_LINES.has(t.category)) return [];
   const mine = sides(t);
-  return lines.filter((l) => mine.includes(l.speaker)).map((l) => ({ features: exampleFeatures(l.text), label: l.labels.includes(label) ? (1 as const) : (0 as const) }));
+  return lines
+    .filter((l) => mine.includes(l.speaker))
+    .map((l) => ({ features: exampleFeatures(l.text), label: l.labels.includes(label) ? (1 as const) : (0 as const) }));
 }
 
 /** A tracker's model from its examples and the library's negatives, plus labelled call lines when given. */

@@ -26,14 +26,23 @@ export interface ImportResult {
  * skips transcription. A call already being transcribed or analysed is refused:
  * its running job would not see the new transcript.
  */
-export async function importCallTranscript(db: Db, input: { companyId: number; callId: number; transcript: Transcript }, now: Date = new Date()): Promise<ImportResult> {
+export async function importCallTranscript(
+  db: Db,
+  input: { companyId: number; callId: number; transcript: Transcript },
+  now: Date = new Date(),
+): Promise<ImportResult> {
   return db.transaction().execute(async (trx) => {
     const call = await getCompanyCall(trx, input.companyId, input.callId);
     if (!call) throw new AppError("not_found", `call ${input.callId} not found`);
     if (call.processing_status === "transcribing" || call.processing_status === "analyzing") {
-      throw new AppError("conflict", `call ${input.callId} is being processed (${call.processing_status}); import the transcript once it is complete or failed`);
+      throw new AppError(
+        "conflict",
+        `call ${input.callId} is being processed (${call.processing_status}); import the transcript once it is complete or failed`,
+      );
     }
-    const transcript = (await storeTranscript(trx, { companyId: call.company_id, callId: call.id, source: "imported", transcript: input.transcript, createdAt: isoNow(now) })).row;
+    const transcript = (
+      await storeTranscript(trx, { companyId: call.company_id, callId: call.id, source: "imported", transcript: input.transcript, createdAt: isoNow(now) })
+    ).row;
     let current = call;
     let requeued = false;
     if (isTerminal(call.processing_status)) {
@@ -51,7 +60,12 @@ export async function importCallTranscript(db: Db, input: { companyId: number; c
     const { job, added } = await addJob(trx, { callId: call.id, priority: priorityOf(metadata), pipeline: "any" }, now);
     if (!added && job.status === "queued" && job.pipeline !== "any") {
       // The waiting job no longer needs a transcriber: let any worker take it.
-      await trx.updateTable("jobs").set({ pipeline: "any", updated_at: isoNow(now) }).where("id", "=", job.id).where("status", "=", "queued").execute();
+      await trx
+        .updateTable("jobs")
+        .set({ pipeline: "any", updated_at: isoNow(now) })
+        .where("id", "=", job.id)
+        .where("status", "=", "queued")
+        .execute();
     }
     return { call: current, transcript, requeued };
   });
@@ -79,7 +93,10 @@ export function readTranscriptFile(file: string, repSpeaker?: string, format?: s
 }
 
 /** Reads, parses and imports a transcript file for an existing call. */
-export async function importTranscriptFile(db: Db, input: { companyId: number; callId: number; file: string; repSpeaker?: string; format?: string }): Promise<ImportResult> {
+export async function importTranscriptFile(
+  db: Db,
+  input: { companyId: number; callId: number; file: string; repSpeaker?: string; format?: string },
+): Promise<ImportResult> {
   const transcript = readTranscriptFile(input.file, input.repSpeaker, input.format);
   return importCallTranscript(db, { companyId: input.companyId, callId: input.callId, transcript });
 }

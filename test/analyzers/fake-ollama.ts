@@ -20,7 +20,9 @@ export async function startFakeOllama(opts: { model: string; mode: FakeMode; ans
         res.end(JSON.stringify(payload));
       };
       if (req.url === "/api/show") {
-        return body.model === opts.model && opts.mode !== "missing-model" ? send(200, { modelfile: "", parameters: "", template: "", details: {} }) : send(404, { error: `model '${body.model}' not found` });
+        return body.model === opts.model && opts.mode !== "missing-model"
+          ? send(200, { modelfile: "", parameters: "", template: "", details: {} })
+          : send(404, { error: `model '${body.model}' not found` });
       }
       if (req.url === "/api/chat") {
         if (body.model !== opts.model || opts.mode === "missing-model") return send(404, { error: `model "${body.model}" not found, try pulling it first` });

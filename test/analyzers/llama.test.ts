@@ -56,7 +56,9 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer (real engine, fixture mod
   });
 
   it("fails with one clear message for a missing model or a context too small for the prompt", async () => {
-    const missing = await new LlamaAnalyzer({ modelPath: "/nonexistent/model.gguf", contextSize: 4096, timeoutSeconds: 10 }).analyze(input("good_won")).catch((e) => e);
+    const missing = await new LlamaAnalyzer({ modelPath: "/nonexistent/model.gguf", contextSize: 4096, timeoutSeconds: 10 })
+      .analyze(input("good_won"))
+      .catch((e) => e);
     expect(missing).toBeInstanceOf(StageError);
     expect(missing).toMatchObject({ reason: "analysis_failed", retryable: false });
     expect(missing.message).toBe("llama model file not found: /nonexistent/model.gguf");
@@ -70,7 +72,12 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer (real engine, fixture mod
       const cfg = { analyzer: "auto" as const, llmModel: undefined, modelsDir: dir, ollamaUrl: "http://127.0.0.1:9", ollamaModel: undefined };
       expect(await chooseAnalyzer(cfg)).toMatchObject({ active: "rules", reason: "no LLM configured" });
       fs.symlinkSync(MODEL, path.join(dir, "stories260K.gguf"));
-      expect(await chooseAnalyzer(cfg)).toEqual({ configured: "auto", active: "llama", model: path.join(dir, "stories260K.gguf"), reason: "GGUF model present" });
+      expect(await chooseAnalyzer(cfg)).toEqual({
+        configured: "auto",
+        active: "llama",
+        model: path.join(dir, "stories260K.gguf"),
+        reason: "GGUF model present",
+      });
       // An explicit choice never takes a file it was not given.
       expect(await chooseAnalyzer({ ...cfg, analyzer: "llama" })).toMatchObject({ active: "llama", model: null });
     } finally {

@@ -14,7 +14,20 @@ const MODEL = "qwen2.5:3b-instruct";
 
 /** What a model might answer: a plausible report with one invented quote and one unsupported alert. */
 function modelAnswer(): Report {
-  const breakdown = { rapport: 8, discovery: 7, needs_analysis: 7, value_articulation: 6, objection_handling: 5, active_listening: 6, talk_ratio: 7, next_steps: 8, qualification: 5, pricing_confidence: 6, closing: 7, compliance: 10 };
+  const breakdown = {
+    rapport: 8,
+    discovery: 7,
+    needs_analysis: 7,
+    value_articulation: 6,
+    objection_handling: 5,
+    active_listening: 6,
+    talk_ratio: 7,
+    next_steps: 8,
+    qualification: 5,
+    pricing_confidence: 6,
+    closing: 7,
+    compliance: 10,
+  };
   return {
     overall_score: 99,
     score_breakdown: breakdown,
@@ -82,7 +95,9 @@ describe("ollama analyzer against a fake Ollama server", () => {
   it("keeps the trackers' compliance alerts even when the model reports none", async () => {
     const f = await start("ok");
     const r = await new OllamaAnalyzer({ url: f.url, model: MODEL, contextSize: 8192, timeoutSeconds: 30 }).analyze(input("compliance_investment"));
-    expect(r.compliance_alerts.map((a) => a.type)).toEqual(expect.arrayContaining(["recording_disclosure_missing", "prohibited_guarantee", "prohibited_risk_free", "pressure_tactics"]));
+    expect(r.compliance_alerts.map((a) => a.type)).toEqual(
+      expect.arrayContaining(["recording_disclosure_missing", "prohibited_guarantee", "prohibited_risk_free", "pressure_tactics"]),
+    );
     expect(r.manager_review_required).toBe(true);
   });
 

@@ -9,7 +9,8 @@ import { EVAL_COMPANY, evalCall } from "../eval/run.js";
 
 const dev = loadSplit("dev");
 const transcripts: Transcript[] = [...dev.map(corpusTranscript), ...CALLS.map((c) => c.transcript)];
-const analyze = (rules: RulesAnalyzer, t: Transcript) => rules.analyze({ call: evalCall(1), company: EVAL_COMPANY, transcript: structuredClone(t) }).then((r) => JSON.stringify(r));
+const analyze = (rules: RulesAnalyzer, t: Transcript) =>
+  rules.analyze({ call: evalCall(1), company: EVAL_COMPANY, transcript: structuredClone(t) }).then((r) => JSON.stringify(r));
 
 describe("rules analyzer determinism", () => {
   it("has calls to check", () => {

@@ -18,7 +18,17 @@ import { groupTally, scoreCorpus } from "../eval/score-corpus.js";
  * (that is `npm run eval:cv`, leave one writer out). Two clean calls of the later batches still raise
  * a pattern alarm (README "Known limits").
  */
-const DEV_FLOORS = { objectionPrecision: 0.9, objectionRecall: 0.94, signalPrecision: 0.9, signalRecall: 0.97, breachRecall: 0.95, cleanFalseAlarms: 2, disclosure: 0.95, outcome: 0.83, nextStep: 0.94 };
+const DEV_FLOORS = {
+  objectionPrecision: 0.9,
+  objectionRecall: 0.94,
+  signalPrecision: 0.9,
+  signalRecall: 0.97,
+  breachRecall: 0.95,
+  cleanFalseAlarms: 2,
+  disclosure: 0.95,
+  outcome: 0.83,
+  nextStep: 0.94,
+};
 import { EVAL_COMPANY, evalCall } from "../eval/run.js";
 import { timed } from "../eval/script.js";
 import { cli, json } from "../helpers/cli.js";
@@ -89,7 +99,11 @@ describe("rules analyzer on the older scripted calls", () => {
     const mean = Object.values(r.score_breakdown).reduce((a, v) => a + v, 0) / 12;
     expect(r.overall_score).toBe(Math.round(mean * 10));
     expect(r.manager_review_required).toBe(false);
-    const hv = await analyze(scriptedCall("good_won").transcript, { ...EVAL_COMPANY, low_score_threshold: 0 }, JSON.stringify({ high_value_opportunity: true }));
+    const hv = await analyze(
+      scriptedCall("good_won").transcript,
+      { ...EVAL_COMPANY, low_score_threshold: 0 },
+      JSON.stringify({ high_value_opportunity: true }),
+    );
     expect(hv.manager_review_required).toBe(true);
     const strict = await analyze(scriptedCall("good_won").transcript, { ...EVAL_COMPANY, low_score_threshold: 100 });
     expect(strict.manager_review_required).toBe(true);
@@ -97,7 +111,18 @@ describe("rules analyzer on the older scripted calls", () => {
 
   it("scores talk_ratio from the real talk time when metrics exist", async () => {
     const t = scriptedCall("good_won").transcript;
-    const metrics = (ratio: number) => ({ duration_seconds: 150, speech_seconds: 120, silence_share: 0.2, rep_talk_seconds: 120 * ratio, customer_talk_seconds: 120 * (1 - ratio), talk_ratio: ratio, longest_monologue_rep_seconds: 10, longest_monologue_customer_seconds: 8, turns: 20, overlap_seconds: 0 });
+    const metrics = (ratio: number) => ({
+      duration_seconds: 150,
+      speech_seconds: 120,
+      silence_share: 0.2,
+      rep_talk_seconds: 120 * ratio,
+      customer_talk_seconds: 120 * (1 - ratio),
+      talk_ratio: ratio,
+      longest_monologue_rep_seconds: 10,
+      longest_monologue_customer_seconds: 8,
+      turns: 20,
+      overlap_seconds: 0,
+    });
     const balanced = await analyze({ ...t, metrics: metrics(0.5) });
     const monologue = await analyze({ ...t, metrics: metrics(0.92) });
     expect(balanced.score_breakdown.talk_ratio).toBe(10);
@@ -105,7 +130,10 @@ describe("rules analyzer on the older scripted calls", () => {
   });
 
   it("says no speech was recognised for an empty transcript (weightless whisper model) and for none", async () => {
-    for (const t of [{ segments: [{ t_start: 0, t_end: 11, speaker: "unknown", text: "  " }], metrics: null, language: "en", model: "for-tests-ggml-tiny.en.bin" }, null]) {
+    for (const t of [
+      { segments: [{ t_start: 0, t_end: 11, speaker: "unknown", text: "  " }], metrics: null, language: "en", model: "for-tests-ggml-tiny.en.bin" },
+      null,
+    ]) {
       const r = await analyze(t);
       expect(ReportSchema.safeParse(r).success).toBe(true);
       expect(r.summary).toMatch(/No speech was recognised/);
@@ -139,7 +167,7 @@ describe("rules analyzer on the older scripted calls", () => {
         ["R", "Hi Jo, quick heads up, this call is recorded. How are you handling the rota today?"],
         ["C", "Spreadsheets, mostly."],
         ["R", "Could we do a demo with your manager next Tuesday at two?"],
-        ...(last as [("R" | "C"), string][]),
+        ...(last as ["R" | "C", string][]),
       ]);
     const declined = await analyze(ending([["C", "No thanks, we're all set. Please take me off your list."]]));
     expect(declined.call_outcome).toBe("closed_lost");
@@ -162,7 +190,7 @@ describe("rules analyzer on the older scripted calls", () => {
   });
 
   it("counts a next-step acceptance as a buying signal only when it takes something up", async () => {
-    const signals = async (lines: [("R" | "C"), string][]) => detections(await analyze(timed(lines))).buying_signals;
+    const signals = async (lines: ["R" | "C", string][]) => detections(await analyze(timed(lines))).buying_signals;
     const smallTalk = await signals([
       ["R", "Hi Jo, this call is recorded, is that alright?"],
       ["C", "Yeah, that's fine."],
@@ -206,8 +234,17 @@ describe("company tracker overrides", () => {
         trackers: [
           { id: "claim_tax", category: "prohibited_claim", type: "tax_advice", speaker: "rep", severity: "high", patterns: ["write NEAR/4 off NEAR/6 tax*"] },
           {
-            id: "objection_works_council", category: "objection", type: "works_council", speaker: "customer",
-            examples: ["The works council will have to sign off on this.", "Our works council needs to approve anything that tracks staff.", "Anything like this goes to the works council first.", "We'd need the works council on board before a pilot.", "The employee council has a say in monitoring tools."],
+            id: "objection_works_council",
+            category: "objection",
+            type: "works_council",
+            speaker: "customer",
+            examples: [
+              "The works council will have to sign off on this.",
+              "Our works council needs to approve anything that tracks staff.",
+              "Anything like this goes to the works council first.",
+              "We'd need the works council on board before a pilot.",
+              "The employee council has a say in monitoring tools.",
+            ],
           },
         ],
       }),
@@ -228,7 +265,18 @@ describe("company tracker overrides", () => {
   });
 
   it("refuses a bad tracker file, naming the line at fault", () => {
-    const bad = ["{", '  "trackers": [', "    {", '      "id": "x",', '      "category": "objections",', '      "type": "price",', '      "phrases": ["too dear"]', "    }", "  ]", "}"].join("\n");
+    const bad = [
+      "{",
+      '  "trackers": [',
+      "    {",
+      '      "id": "x",',
+      '      "category": "objections",',
+      '      "type": "price",',
+      '      "phrases": ["too dear"]',
+      "    }",
+      "  ]",
+      "}",
+    ].join("\n");
     expect(() => parseTrackerFile(bad, "t.json")).toThrow(TrackerConfigError);
     try {
       parseTrackerFile(bad, "t.json");
@@ -236,8 +284,12 @@ describe("company tracker overrides", () => {
       expect((e as Error).message).toMatch(/^t\.json line 5: trackers\.0\.category: /);
     }
     expect(() => parseTrackerFile('{\n  "trackers": [\n    {"id": "a" "category": "objection"}\n  ]\n}', "t.json")).toThrow(/t\.json line 3: invalid JSON/);
-    expect(() => parseTrackerFile('{\n  "disable": [\n    "no_such_tracker"\n  ]\n}', "t.json")).toThrow(/line 3: disable\.0: "no_such_tracker" is not a built-in tracker/);
-    expect(() => parseTrackerFile('{"trackers": [{"id": "a", "category": "objection", "type": "price", "phrases": ["..."]}]}', "t.json")).toThrow(/line 1: trackers\.0\.phrases\.0: pattern has no words/);
+    expect(() => parseTrackerFile('{\n  "disable": [\n    "no_such_tracker"\n  ]\n}', "t.json")).toThrow(
+      /line 3: disable\.0: "no_such_tracker" is not a built-in tracker/,
+    );
+    expect(() => parseTrackerFile('{"trackers": [{"id": "a", "category": "objection", "type": "price", "phrases": ["..."]}]}', "t.json")).toThrow(
+      /line 1: trackers\.0\.phrases\.0: pattern has no words/,
+    );
   });
 
   it("callreview company update --trackers stores a valid file and refuses a bad one", async () => {

@@ -43,7 +43,9 @@ async function benchRules() {
     // CPU time (all threads of the process, GC included) does not depend on what else runs on the machine.
     cpu.push((c.user + c.system) / 1000 / n);
   }
-  console.log(`rules: one-hour transcript (${t.segments.length} segments, ${t.segments.reduce((a, s) => a + s.text.split(/\s+/).length, 0)} words): median ${median(rates).toFixed(1)} reports/s (runs: ${rates.map((r) => r.toFixed(1)).join(", ")}); CPU median ${median(cpu).toFixed(1)} ms/report (runs: ${cpu.map((x) => x.toFixed(1)).join(", ")}); load after ${os.loadavg()[0].toFixed(1)}`);
+  console.log(
+    `rules: one-hour transcript (${t.segments.length} segments, ${t.segments.reduce((a, s) => a + s.text.split(/\s+/).length, 0)} words): median ${median(rates).toFixed(1)} reports/s (runs: ${rates.map((r) => r.toFixed(1)).join(", ")}); CPU median ${median(cpu).toFixed(1)} ms/report (runs: ${cpu.map((x) => x.toFixed(1)).join(", ")}); load after ${os.loadavg()[0].toFixed(1)}`,
+  );
   // The same hour with no line repeated: every segment judged, none reused from earlier in the call.
   const distinct = { ...t, segments: t.segments.map((s, k) => ({ ...s, text: `${s.text} Ref ${k}.` })) };
   const dcpu: number[] = [];
@@ -70,16 +72,24 @@ async function benchLlama(modelPath: string, note: string, limits?: { maxString:
     seconds.push(s);
     tps.push(analyzer.lastTokens / s);
   }
-  console.log(`llama ${path.basename(modelPath)}${note}: ${parts} part(s) at context 4096, median ${median(seconds).toFixed(1)} s/report, ${median(tps).toFixed(0)} tokens/s (generated incl. prompt processing time)`);
+  console.log(
+    `llama ${path.basename(modelPath)}${note}: ${parts} part(s) at context 4096, median ${median(seconds).toFixed(1)} s/report, ${median(tps).toFixed(0)} tokens/s (generated incl. prompt processing time)`,
+  );
 }
 
-console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, node ${process.version}`);
+console.log(
+  `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}, node ${process.version}`,
+);
 await benchRules();
 if (process.argv.includes("--rules-only")) process.exit(0);
 const config = loadConfig({}, process.env);
 const ggufs = scanModels(config.modelsDir).gguf;
 for (const g of ggufs) await benchLlama(g, "");
 const fixtureModel = path.join(fixturesDir, "stories260K.gguf");
-if (fs.existsSync(fixtureModel) && !ggufs.includes(fixtureModel)) await benchLlama(fixtureModel, " (fixture: engine cost only, short output limits)", { maxString: 12, maxItems: 1 });
+if (fs.existsSync(fixtureModel) && !ggufs.includes(fixtureModel))
+  await benchLlama(fixtureModel, " (fixture: engine cost only, short output limits)", { maxString: 12, maxItems: 1 });
 if (ggufs.length === 0) console.log(`no GGUF in ${config.modelsDir}: real-model figures need one (--models-dir or CALLREVIEW_MODELS_DIR)`);
 await benchLlamaEngine();

@@ -46,7 +46,11 @@ async function main() {
   try {
     let callId = 0;
     for (let i = 0; i < 60; i++) {
-      const r = await fetch(`${server.url}/v1/calls`, { method: "POST", headers, body: JSON.stringify({ external_call_id: `seed-${i}`, customer_name: `Customer ${i}`, recording_url: `https://rec.example.com/${i}.mp3` }) });
+      const r = await fetch(`${server.url}/v1/calls`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({ external_call_id: `seed-${i}`, customer_name: `Customer ${i}`, recording_url: `https://rec.example.com/${i}.mp3` }),
+      });
       callId = (await r.json()).call_id;
     }
     let seq = 0;
@@ -65,7 +69,13 @@ async function main() {
               method: "POST",
               setupRequest: (req: Record<string, unknown>) => ({
                 ...req,
-                body: JSON.stringify({ external_call_id: `bench-${prefix}-${seq++}`, rep_email: "rep@example.com", customer_name: "Bench", recording_url: "https://rec.example.com/a.mp3", metadata: { n: seq } }),
+                body: JSON.stringify({
+                  external_call_id: `bench-${prefix}-${seq++}`,
+                  rep_email: "rep@example.com",
+                  customer_name: "Bench",
+                  recording_url: "https://rec.example.com/a.mp3",
+                  metadata: { n: seq },
+                }),
               }),
             },
           ],
@@ -89,7 +99,12 @@ async function main() {
     const ceiling = results["GET /healthz (ceiling)"].rps;
     console.log(`\nREST API benchmark — ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load generator on the same machine`);
     console.log(`compiled executable, --rate-limit 0, --db-synchronous ${DB_SYNC}, ${CONNECTIONS} connections, ${DURATION} s per run, median of ${RUNS} runs`);
-    console.log(`load average before: ${loadBefore.map((l) => l.toFixed(2)).join(" ")}, after: ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}\n`);
+    console.log(
+      `load average before: ${loadBefore.map((l) => l.toFixed(2)).join(" ")}, after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}\n`,
+    );
     console.log("| endpoint | req/s | p50 ms | p99 ms | vs ceiling | errors | non-2xx |");
     console.log("|---|---:|---:|---:|---:|---:|---:|");
     for (const [name, f] of Object.entries(results)) {

@@ -29,7 +29,16 @@ function segments(i: number) {
 }
 
 function report(i: number) {
-  const alerts = i % 9 === 0 ? [{ type: "prohibited_guarantee", severity: "high", detail: `Guarantee of returns or results at 00:${String(i % 60).padStart(2, "0")} (rep): "We guarantee it"` }] : [];
+  const alerts =
+    i % 9 === 0
+      ? [
+          {
+            type: "prohibited_guarantee",
+            severity: "high",
+            detail: `Guarantee of returns or results at 00:${String(i % 60).padStart(2, "0")} (rep): "We guarantee it"`,
+          },
+        ]
+      : [];
   const score = 30 + (i % 60);
   return {
     overall_score: score,
@@ -66,12 +75,54 @@ async function seed(dir: string): Promise<void> {
           const r = report(i);
           const call = await trx
             .insertInto("calls")
-            .values({ company_id: company.id, external_call_id: `b-${i}`, rep_name: REPS[i % REPS.length], customer_name: `Customer ${i}`, call_started_at: at, duration_seconds: 240, source_system: "bench", metadata: "{}", intake: "api", processing_status: "complete", report_status: "ready", overall_score: r.overall_score, outcome: r.call_outcome, priority: 0, created_at: at, updated_at: at })
+            .values({
+              company_id: company.id,
+              external_call_id: `b-${i}`,
+              rep_name: REPS[i % REPS.length],
+              customer_name: `Customer ${i}`,
+              call_started_at: at,
+              duration_seconds: 240,
+              source_system: "bench",
+              metadata: "{}",
+              intake: "api",
+              processing_status: "complete",
+              report_status: "ready",
+              overall_score: r.overall_score,
+              outcome: r.call_outcome,
+              priority: 0,
+              created_at: at,
+              updated_at: at,
+            })
             .returning("id")
             .executeTakeFirstOrThrow();
-          const metrics = { duration_seconds: 240, speech_seconds: 200, silence_share: 0.17, rep_talk_seconds: 110, customer_talk_seconds: 90, talk_ratio: 0.55, longest_monologue_rep_seconds: 30, longest_monologue_customer_seconds: 20, turns: 40, overlap_seconds: 2 };
-          await trx.insertInto("transcripts").values({ call_id: call.id, source: "imported", language: "en", model: "imported", segments: JSON.stringify(segments(i)), metrics: JSON.stringify(metrics), created_at: at }).execute();
-          await trx.insertInto("reports").values({ call_id: call.id, version: 1, analyzer: "rules", report: JSON.stringify(r), created_at: at }).execute();
+          const metrics = {
+            duration_seconds: 240,
+            speech_seconds: 200,
+            silence_share: 0.17,
+            rep_talk_seconds: 110,
+            customer_talk_seconds: 90,
+            talk_ratio: 0.55,
+            longest_monologue_rep_seconds: 30,
+            longest_monologue_customer_seconds: 20,
+            turns: 40,
+            overlap_seconds: 2,
+          };
+          await trx
+            .insertInto("transcripts")
+            .values({
+              call_id: call.id,
+              source: "imported",
+              language: "en",
+              model: "imported",
+              segments: JSON.stringify(segments(i)),
+              metrics: JSON.stringify(metrics),
+              created_at: at,
+            })
+            .execute();
+          await trx
+            .insertInto("reports")
+            .values({ call_id: call.id, version: 1, analyzer: "rules", report: JSON.stringify(r), created_at: at })
+            .execute();
         }
       });
     }
@@ -93,8 +144,16 @@ async function main() {
       const login = await fetch(`${serve.url}/app/login`);
       const csrf = /name="_csrf" value="([^"]+)"/.exec(await login.text())![1];
       const loginCookie = login.headers.getSetCookie()[0].split(";")[0];
-      const signed = await fetch(`${serve.url}/app/login`, { method: "POST", redirect: "manual", headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ _csrf: csrf, email: "bench@big.test", password: PASSWORD }) });
-      const cookie = signed.headers.getSetCookie().find((c) => c.startsWith("callreview_session="))!.split(";")[0];
+      const signed = await fetch(`${serve.url}/app/login`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: loginCookie, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ _csrf: csrf, email: "bench@big.test", password: PASSWORD }),
+      });
+      const cookie = signed.headers
+        .getSetCookie()
+        .find((c) => c.startsWith("callreview_session="))!
+        .split(";")[0];
       const pages: Array<[string, string]> = [
         ["calls, first page", "/app/calls"],
         ["calls, page 100", "/app/calls?page=100"],
@@ -106,7 +165,9 @@ async function main() {
         ["call page", "/app/calls/5000"],
         ["dashboard (12 weeks)", "/app/dashboard"],
       ];
-      console.log(`\nconsole pages, ${CALLS} calls, ${RUNS} runs each, sequential; ${os.cpus()[0]?.model ?? "cpu"} x${os.cpus().length}, load ${os.loadavg()[0].toFixed(1)}`);
+      console.log(
+        `\nconsole pages, ${CALLS} calls, ${RUNS} runs each, sequential; ${os.cpus()[0]?.model ?? "cpu"} x${os.cpus().length}, load ${os.loadavg()[0].toFixed(1)}`,
+      );
       for (const [name, path] of pages) {
         const times: number[] = [];
         let status = 0;
@@ -120,7 +181,9 @@ async function main() {
         }
         const shown = /Calls \d+–\d+ of (\d+)|No calls match/.exec(body);
         const matched = shown ? (shown[1] ?? "0") + " match" : "";
-        console.log(`${name.padEnd(38)} HTTP ${status} ${matched.padStart(11)}  median ${median(times).toFixed(1)} ms  max ${Math.max(...times).toFixed(1)} ms`);
+        console.log(
+          `${name.padEnd(38)} HTTP ${status} ${matched.padStart(11)}  median ${median(times).toFixed(1)} ms  max ${Math.max(...times).toFixed(1)} ms`,
+        );
       }
     } finally {
       await serve.stop();

@@ -26,7 +26,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** The rules bench's hour with a card number read out every ~50 segments, so the detectors have something to replace. */
 function oneHourWithCards(): Transcript {
   const t = oneHour();
-  const segments = t.segments.map((s, i) => (i % 50 === 0 ? { ...s, text: `${s.text} It's four one one one, one one one one, one one one one, one one one one.` } : s));
+  const segments = t.segments.map((s, i) =>
+    i % 50 === 0 ? { ...s, text: `${s.text} It's four one one one, one one one one, one one one one, one one one one.` } : s,
+  );
   return { ...t, segments };
 }
 
@@ -38,7 +40,9 @@ function benchRedaction() {
     redactTranscript(t, REDACTION_KINDS);
     ms.push(performance.now() - start);
   }
-  console.log(`redaction, all kinds: one-hour transcript (${t.segments.length} segments): median ${median(ms).toFixed(1)} ms (runs: ${ms.map((x) => x.toFixed(1)).join(", ")})`);
+  console.log(
+    `redaction, all kinds: one-hour transcript (${t.segments.length} segments): median ${median(ms).toFixed(1)} ms (runs: ${ms.map((x) => x.toFixed(1)).join(", ")})`,
+  );
 }
 
 async function benchEraseAndBackup(calls: number) {
@@ -47,7 +51,8 @@ async function benchEraseAndBackup(calls: number) {
   try {
     const companyId = (await createCompany(s.store.db, { name: "Bench" })).id;
     const transcript = CALLS[0].transcript;
-    for (let i = 0; i < calls; i++) await acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: `b-${i}`, customer_name: `Customer ${i}` }, transcript });
+    for (let i = 0; i < calls; i++)
+      await acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: `b-${i}`, customer_name: `Customer ${i}` }, transcript });
     while (await runOnce(s)) {}
     const bytes = fs.statSync(path.join(dir, "callreview.db")).size;
 
@@ -72,6 +77,11 @@ async function benchEraseAndBackup(calls: number) {
   }
 }
 
-console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}, node ${process.version}`);
+console.log(
+  `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), load ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}, node ${process.version}`,
+);
 benchRedaction();
 await benchEraseAndBackup(Number(process.env.BENCH_CALLS ?? 1000));

@@ -26,7 +26,26 @@ interface Figures {
 }
 
 function binaryBench(model: string, build: "simd" | "generic", threads: number): (Figures & { build: string }) | string {
-  const r = spawnSync(BIN, ["engine-bench", "--llm-model", model, "--engine-build", build, "--llm-threads", String(threads), "--pp", String(PP), "--tg", String(TG), "--reps", String(REPS), "--json"], { encoding: "utf8", timeout: 1_800_000 });
+  const r = spawnSync(
+    BIN,
+    [
+      "engine-bench",
+      "--llm-model",
+      model,
+      "--engine-build",
+      build,
+      "--llm-threads",
+      String(threads),
+      "--pp",
+      String(PP),
+      "--tg",
+      String(TG),
+      "--reps",
+      String(REPS),
+      "--json",
+    ],
+    { encoding: "utf8", timeout: 1_800_000 },
+  );
   if (r.status !== 0) return (r.stderr || `exit ${r.status}`).trim().split("\n").at(-1)!;
   const j = JSON.parse(r.stdout);
   return { pp_tps: j.pp_tps, tg_tps: j.tg_tps, build: j.engine.build };
@@ -56,15 +75,31 @@ export async function benchLlamaEngine(): Promise<void> {
     const synth = path.join(tmp, "synthetic-100m-q4_0.gguf");
     const params = writeSyntheticLlama(synth, stories);
     const threads = availableCores();
-    console.log(`llama engine (pp ${PP}, tg ${TG}, ${threads} threads, median of ${REPS}; load before ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}):`);
-    for (const [name, model] of [["stories260K", stories], [`synthetic ${(params / 1e6).toFixed(0)}M Q4_0`, synth]] as const) {
+    console.log(
+      `llama engine (pp ${PP}, tg ${TG}, ${threads} threads, median of ${REPS}; load before ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}):`,
+    );
+    for (const [name, model] of [
+      ["stories260K", stories],
+      [`synthetic ${(params / 1e6).toFixed(0)}M Q4_0`, synth],
+    ] as const) {
       const simd = binaryBench(model, "simd", threads);
       const generic = binaryBench(model, "generic", threads);
       const c = cBench(model, threads);
-      const ratio = typeof simd !== "string" && typeof c !== "string" ? ` | executable/llama.cpp pp ${(simd.pp_tps / c.pp_tps).toFixed(2)}x, tg ${(simd.tg_tps / c.tg_tps).toFixed(2)}x` : "";
+      const ratio =
+        typeof simd !== "string" && typeof c !== "string"
+          ? ` | executable/llama.cpp pp ${(simd.pp_tps / c.pp_tps).toFixed(2)}x, tg ${(simd.tg_tps / c.tg_tps).toFixed(2)}x`
+          : "";
       console.log(`  ${name}: executable simd ${fmt(simd)} | executable generic ${fmt(generic)} | llama.cpp C API, same sources ${fmt(c)}${ratio}`);
     }
-    console.log(`  load after ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    console.log(
+      `  load after ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

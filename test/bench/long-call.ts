@@ -48,9 +48,19 @@ async function main() {
   try {
     const file = path.join(work, "long.wav");
     writeLongCall(file);
-    console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), node ${process.version}, ${THREADS} threads, load ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    console.log(
+      `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), node ${process.version}, ${THREADS} threads, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
     console.log(`audio: ${MINUTES} min stereo, ${(fs.statSync(file).size / 2 ** 20).toFixed(0)} MiB WAV; peak RSS before loading models: ${rssMiB()} MiB`);
-    const t = new WhisperTranscriber({ whisperModel: fixture("for-tests-ggml-tiny.en.bin"), vadModel: fixture("for-tests-silero-v6.2.0-ggml.bin"), threads: THREADS, workRoot: path.join(work, "tmp") });
+    const t = new WhisperTranscriber({
+      whisperModel: fixture("for-tests-ggml-tiny.en.bin"),
+      vadModel: fixture("for-tests-silero-v6.2.0-ggml.bin"),
+      threads: THREADS,
+      workRoot: path.join(work, "tmp"),
+    });
     console.log(`engine: ${JSON.stringify(loadedEngines())}; peak RSS with models loaded: ${rssMiB()} MiB`);
     const seen: Array<[number, number]> = [];
     const t0 = performance.now();

@@ -30,7 +30,20 @@ async function oneRun(run: number) {
   try {
     const company = JSON.parse(runBinary(["--data-dir", dir, "company", "create", "Bench", "--json"]).stdout);
     const key = JSON.parse(runBinary(["--data-dir", dir, "key", "create", "--company", String(company.id), "--json"]).stdout).key;
-    const server = await startServeBinary(["--data-dir", dir, "--models-dir", path.join(dir, "models"), "--pipeline", "placeholder", "--rate-limit", "0", "--workers", String(WORKERS), "--log-level", "warn"]);
+    const server = await startServeBinary([
+      "--data-dir",
+      dir,
+      "--models-dir",
+      path.join(dir, "models"),
+      "--pipeline",
+      "placeholder",
+      "--rate-limit",
+      "0",
+      "--workers",
+      String(WORKERS),
+      "--log-level",
+      "warn",
+    ]);
     const pid = server.child.pid!;
     const { db } = await openSqlite(path.join(dir, "callreview.db"));
     let peakRss = 0;
@@ -54,7 +67,13 @@ async function oneRun(run: number) {
         const r = await fetch(`${server.url}/v1/calls`, {
           method: "POST",
           headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-          body: JSON.stringify({ external_call_id: `bench-${run}-${i}`, rep_name: `Rep ${i % 37}`, customer_name: `Customer ${i}`, duration_seconds: 120 + (i % 900), metadata: { high_value_opportunity: i % 10 === 0 } }),
+          body: JSON.stringify({
+            external_call_id: `bench-${run}-${i}`,
+            rep_name: `Rep ${i % 37}`,
+            customer_name: `Customer ${i}`,
+            duration_seconds: 120 + (i % 900),
+            metadata: { high_value_opportunity: i % 10 === 0 },
+          }),
         });
         if (r.status !== 201) submitErrors++;
         await r.arrayBuffer();
@@ -66,14 +85,22 @@ async function oneRun(run: number) {
     let done = 0;
     while (done < CALLS) {
       await new Promise((r) => setTimeout(r, 25));
-      const row = await db.selectFrom("calls").select((eb) => eb.fn.countAll<number>().as("n")).where("processing_status", "in", ["complete", "failed"]).executeTakeFirst();
+      const row = await db
+        .selectFrom("calls")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("processing_status", "in", ["complete", "failed"])
+        .executeTakeFirst();
       done = Number(row?.n ?? 0);
       if (!rssAt1000 && done >= CALLS / 2) rssAt1000 = memKb(pid).rss;
     }
     const t1 = performance.now();
     rssAt2000 = memKb(pid).rss;
     const submitEnd = await submitting;
-    const failed = await db.selectFrom("calls").select((eb) => eb.fn.countAll<number>().as("n")).where("processing_status", "=", "failed").executeTakeFirst();
+    const failed = await db
+      .selectFrom("calls")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("processing_status", "=", "failed")
+      .executeTakeFirst();
     clearInterval(sampler);
     await db.destroy();
     const exit = await server.stop("SIGTERM");
@@ -113,7 +140,11 @@ async function drainRun() {
       Array.from({ length: CONCURRENCY }, async () => {
         while (next < CALLS) {
           const i = next++;
-          const r = await fetch(`${intake.url}/v1/calls`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: `d-${i}`, duration_seconds: 300 }) });
+          const r = await fetch(`${intake.url}/v1/calls`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+            body: JSON.stringify({ external_call_id: `d-${i}`, duration_seconds: 300 }),
+          });
           await r.arrayBuffer();
         }
       }),
@@ -128,7 +159,11 @@ async function drainRun() {
     while (done < CALLS) {
       await new Promise((r) => setTimeout(r, 25));
       peak = Math.max(peak, memKb(server.child.pid!).rss);
-      const row = await db.selectFrom("calls").select((eb) => eb.fn.countAll<number>().as("n")).where("processing_status", "in", ["complete", "failed"]).executeTakeFirst();
+      const row = await db
+        .selectFrom("calls")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("processing_status", "in", ["complete", "failed"])
+        .executeTakeFirst();
       done = Number(row?.n ?? 0);
     }
     const secs = (performance.now() - t0) / 1000;
@@ -146,7 +181,9 @@ function median(xs: number[]): number {
 }
 
 ensureBinary();
-console.log(`pipeline bench: ${CALLS} calls via POST /v1/calls, placeholder pipeline, ${WORKERS} workers, ${CONCURRENCY} concurrent submitters, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), ${RUNS} runs`);
+console.log(
+  `pipeline bench: ${CALLS} calls via POST /v1/calls, placeholder pipeline, ${WORKERS} workers, ${CONCURRENCY} concurrent submitters, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "cpu"}), ${RUNS} runs`,
+);
 const results: Array<Awaited<ReturnType<typeof oneRun>>> = [];
 for (let r = 1; r <= RUNS; r++) {
   const res = await oneRun(r);
@@ -163,6 +200,13 @@ const drains = [];
 for (let r = 1; r <= RUNS; r++) {
   const d = await drainRun();
   drains.push(d);
-  console.log(`drain run ${r}: ${d.drain_per_s.toFixed(0)} calls/s processed by ${WORKERS} workers (start-up included); its intake alone (no workers) ${d.intake_per_s.toFixed(0)} calls/s; peak RSS ${d.peak_rss_mb.toFixed(0)} MB`);
+  console.log(
+    `drain run ${r}: ${d.drain_per_s.toFixed(0)} calls/s processed by ${WORKERS} workers (start-up included); its intake alone (no workers) ${d.intake_per_s.toFixed(0)} calls/s; peak RSS ${d.peak_rss_mb.toFixed(0)} MB`,
+  );
 }
-console.log(`median drain: ${median(drains.map((d) => d.drain_per_s)).toFixed(0)} calls/s; median intake alone ${median(drains.map((d) => d.intake_per_s)).toFixed(0)} calls/s; load average now ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+console.log(
+  `median drain: ${median(drains.map((d) => d.drain_per_s)).toFixed(0)} calls/s; median intake alone ${median(drains.map((d) => d.intake_per_s)).toFixed(0)} calls/s; load average now ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
+);

@@ -39,15 +39,28 @@ async function pipelineRun(adminUrl: string, processes: number): Promise<number>
   try {
     const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
     for (let i = 0; i < CALLS; i += 20) {
-      await Promise.all(Array.from({ length: Math.min(20, CALLS - i) }, (_, j) => fetch(`${api.url}/v1/calls`, { method: "POST", headers, body: JSON.stringify({ external_call_id: `b-${i + j}`, duration_seconds: 60 }) }).then((r) => r.arrayBuffer())));
+      await Promise.all(
+        Array.from({ length: Math.min(20, CALLS - i) }, (_, j) =>
+          fetch(`${api.url}/v1/calls`, { method: "POST", headers, body: JSON.stringify({ external_call_id: `b-${i + j}`, duration_seconds: 60 }) }).then((r) =>
+            r.arrayBuffer(),
+          ),
+        ),
+      );
     }
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CALLREVIEW_")));
     const t0 = performance.now();
     const workers = Array.from({ length: processes }, () =>
-      spawn(binaryPath, ["worker", ...global, "--workers", "1", "--pipeline", "placeholder", "--company-max-inflight", "0", "--log-level", "warn"], { env, stdio: "ignore" }),
+      spawn(binaryPath, ["worker", ...global, "--workers", "1", "--pipeline", "placeholder", "--company-max-inflight", "0", "--log-level", "warn"], {
+        env,
+        stdio: "ignore",
+      }),
     );
     for (;;) {
-      const r = await db.selectFrom("calls").select((e) => e.fn.countAll().as("n")).where("processing_status", "=", "complete").executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom("calls")
+        .select((e) => e.fn.countAll().as("n"))
+        .where("processing_status", "=", "complete")
+        .executeTakeFirstOrThrow();
       if (Number(r.n) >= CALLS) break;
       await new Promise((res) => setTimeout(res, 25));
     }
@@ -83,14 +96,25 @@ async function apiFigures(store: "postgres" | "sqlite", adminUrl: string) {
       url: `${server.url}/v1/calls`,
       method: "POST",
       headers,
-      requests: [{ setupRequest: (req: any) => ({ ...req, body: JSON.stringify({ external_call_id: `p-${process.pid}-${seq++}`, customer_name: "Customer", duration_seconds: 60 }) }) }],
+      requests: [
+        {
+          setupRequest: (req: any) => ({
+            ...req,
+            body: JSON.stringify({ external_call_id: `p-${process.pid}-${seq++}`, customer_name: "Customer", duration_seconds: 60 }),
+          }),
+        },
+      ],
     };
     const get: autocannon.Options = { url: `${server.url}/v1/calls/${first.call_id}`, headers };
     const out: Record<string, string> = {};
-    for (const [name, opts] of [["POST /v1/calls", post], ["GET /v1/calls/{id}", get]] as const) {
+    for (const [name, opts] of [
+      ["POST /v1/calls", post],
+      ["GET /v1/calls/{id}", get],
+    ] as const) {
       const runs = [];
       for (let i = 0; i < RUNS; i++) runs.push(await cannon(opts));
-      out[name] = `${median(runs.map((r) => r.rps)).toFixed(0)} req/s (p50 ${median(runs.map((r) => r.p50))} ms, p99 ${median(runs.map((r) => r.p99))} ms, non-2xx/errors ${runs.reduce((n, r) => n + r.bad, 0)})`;
+      out[name] =
+        `${median(runs.map((r) => r.rps)).toFixed(0)} req/s (p50 ${median(runs.map((r) => r.p50))} ms, p99 ${median(runs.map((r) => r.p99))} ms, non-2xx/errors ${runs.reduce((n, r) => n + r.bad, 0)})`;
     }
     return out;
   } finally {
@@ -100,7 +124,12 @@ async function apiFigures(store: "postgres" | "sqlite", adminUrl: string) {
 }
 
 async function main() {
-  console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model}, load before ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `machine: ${os.cpus().length} x ${os.cpus()[0]?.model}, load before ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const pg = await startPostgres();
   try {
     const base: number[] = [];
@@ -109,7 +138,9 @@ async function main() {
       for (let i = 0; i < RUNS; i++) runs.push(await pipelineRun(pg.adminUrl, k));
       const m = median(runs);
       if (k === 1) base.push(m);
-      console.log(`pipeline (placeholder, ${CALLS} calls) with ${k} worker process${k > 1 ? "es" : ""}: ${m.toFixed(0)} calls/s, efficiency per process ${((m / (k * base[0])) * 100).toFixed(0)} %`);
+      console.log(
+        `pipeline (placeholder, ${CALLS} calls) with ${k} worker process${k > 1 ? "es" : ""}: ${m.toFixed(0)} calls/s, efficiency per process ${((m / (k * base[0])) * 100).toFixed(0)} %`,
+      );
     }
     for (const store of ["sqlite", "postgres"] as const) {
       const f = await apiFigures(store, pg.adminUrl);
@@ -118,7 +149,12 @@ async function main() {
   } finally {
     await pg.stop();
   }
-  console.log(`load after ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `load after ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
 }
 
 main().catch((e) => {

@@ -95,7 +95,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   const o = DEFAULT_DISPATCHER_OPTIONS;
   console.log(`webhook dispatcher bench: ${EVENTS} events x 3 receivers (one answers after ${SLOW_MS} ms), ${RUNS} runs each`);
-  console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${isBun ? `bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}` : `node ${process.version}`}; concurrency ${o.concurrency}, per endpoint ${o.perEndpoint}`);
+  console.log(
+    `machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown"}), ${isBun ? `bun ${(globalThis as unknown as { Bun: { version: string } }).Bun.version}` : `node ${process.version}`}; concurrency ${o.concurrency}, per endpoint ${o.perEndpoint}`,
+  );
   const base: number[] = [];
   const mixed: number[] = [];
   const slowCounts: number[] = [];
@@ -105,14 +107,21 @@ async function main() {
     const m = await once(true);
     mixed.push(m.seconds);
     slowCounts.push(m.slowDelivered);
-    console.log(`  run ${i + 1}: 2 fast only ${b.seconds.toFixed(2)} s (${b.perSecond.toFixed(0)}/s); with the slow one ${m.seconds.toFixed(2)} s (${m.perSecond.toFixed(0)}/s), slow receiver got ${m.slowDelivered} meanwhile`);
+    console.log(
+      `  run ${i + 1}: 2 fast only ${b.seconds.toFixed(2)} s (${b.perSecond.toFixed(0)}/s); with the slow one ${m.seconds.toFixed(2)} s (${m.perSecond.toFixed(0)}/s), slow receiver got ${m.slowDelivered} meanwhile`,
+    );
   }
   const fastOnly = median(base);
   const withSlow = median(mixed);
   console.log(`fast receivers, no slow receiver:   ${((EVENTS * 2) / fastOnly).toFixed(0)} deliveries/s (median ${fastOnly.toFixed(2)} s for ${EVENTS * 2})`);
   console.log(`fast receivers, slow one present:   ${((EVENTS * 2) / withSlow).toFixed(0)} deliveries/s (median ${withSlow.toFixed(2)} s)`);
   console.log(`delay the slow receiver adds:       ${(withSlow - fastOnly).toFixed(2)} s (${(((withSlow - fastOnly) / fastOnly) * 100).toFixed(1)} %)`);
-  console.log(`load average at the end (other work on the machine): ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+  console.log(
+    `load average at the end (other work on the machine): ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
+  );
   console.log(`slow receiver deliveries meanwhile: median ${median(slowCounts)} (bounded by ${o.perEndpoint} in flight / ${SLOW_MS / 1000} s)`);
 }
 

@@ -14,7 +14,14 @@ const transcript: Transcript = {
     { t_start: 3.6, t_end: 5.0, speaker: "customer", text: "Sure, go ahead." },
     { t_start: 65.2, t_end: 70, speaker: "rep", text: "What does your team use today?" },
   ],
-  metrics: computeTalkMetrics(80, { kind: "stereo", rep: [{ start: 0.5, end: 3.2 }, { start: 65.2, end: 70 }], customer: [{ start: 3.6, end: 5 }] }),
+  metrics: computeTalkMetrics(80, {
+    kind: "stereo",
+    rep: [
+      { start: 0.5, end: 3.2 },
+      { start: 65.2, end: 70 },
+    ],
+    customer: [{ start: 3.6, end: 5 }],
+  }),
   language: "en",
   model: "ggml-small.en.bin",
 };
@@ -30,7 +37,12 @@ describe("formatTranscript", () => {
   });
 
   it("an empty mono transcript says so", () => {
-    const text = formatTranscript({ segments: [], metrics: computeTalkMetrics(11, { kind: "mono", speech: [{ start: 0.3, end: 10.6 }] }), language: "en", model: "m.bin" });
+    const text = formatTranscript({
+      segments: [],
+      metrics: computeTalkMetrics(11, { kind: "mono", speech: [{ start: 0.3, end: 10.6 }] }),
+      language: "en",
+      model: "m.bin",
+    });
     expect(text).toContain("(no words recognised)");
     expect(text).toContain("mono recording");
   });

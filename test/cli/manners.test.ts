@@ -88,7 +88,10 @@ describe("CLI manners", () => {
   it("lists print TSV with a header when piped, an aligned table on a terminal, JSON with --json", async () => {
     await run(["company", "create", "Initech Corporation"]);
     const piped = await run(["company", "list"]);
-    const rows = piped.stdout.trim().split("\n").map((l) => l.split("\t"));
+    const rows = piped.stdout
+      .trim()
+      .split("\n")
+      .map((l) => l.split("\t"));
     expect(rows[0]).toEqual(["id", "name", "low_score_threshold", "created_at"]);
     expect(rows.slice(1).map((r) => r[1])).toEqual(["Acme", "Initech Corporation"]);
 
@@ -106,7 +109,12 @@ describe("CLI manners", () => {
     const all = (c: Command): Command[] => c.commands.flatMap((x) => [x, ...all(x)]);
     for (const cmd of [program, ...all(program)]) {
       expect(Object.keys(EXAMPLES), commandPath(cmd)).toContain(commandPath(cmd));
-      const r = await run([...commandPath(cmd).split(" ").filter((w) => w !== "callreview"), "--help"]);
+      const r = await run([
+        ...commandPath(cmd)
+          .split(" ")
+          .filter((w) => w !== "callreview"),
+        "--help",
+      ]);
       expect(r.code, commandPath(cmd)).toBe(0);
       expect(r.stdout).toMatch(/\nExamples:\n {2}\$ callreview /);
       if (cmd !== program) expect(r.stdout).toMatch(/Global Options:[\s\S]*--data-dir <dir>[\s\S]*--models-dir <dir>/);
@@ -155,7 +163,10 @@ describe("CLI manners", () => {
 
   it("analyze takes --json like every listed command", async () => {
     const file = path.join(dir, "call.vtt");
-    fs.writeFileSync(file, "WEBVTT\n\n00:00.000 --> 00:04.000\n<v Anna>Hi, this call is recorded. What budget do you have?\n\n00:04.500 --> 00:08.000\n<v Ben>Around ten thousand.\n");
+    fs.writeFileSync(
+      file,
+      "WEBVTT\n\n00:00.000 --> 00:04.000\n<v Anna>Hi, this call is recorded. What budget do you have?\n\n00:04.500 --> 00:08.000\n<v Ben>Around ten thousand.\n",
+    );
     const r = await run(["analyze", file, "--rep-speaker", "Anna", "--analyzer", "rules", "--json"]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ analyzer: "rules", report: { overall_score: expect.any(Number) } });

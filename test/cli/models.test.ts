@@ -36,7 +36,7 @@ describe("models list / verify", () => {
     expect(r.stdout).toContain("not installed");
     expect(r.stdout).toContain("ggml-small.en.bin");
     expect(r.stdout).not.toContain("README.txt");
-    const j = json(( await cli(args(mixed, "models", "list", "--json"))).stdout);
+    const j = json((await cli(args(mixed, "models", "list", "--json"))).stdout);
     const byName = Object.fromEntries(j.files.map((f: { name: string; status: string }) => [f.name, f.status]));
     expect(byName).toEqual({
       "for-tests-ggml-tiny.en.bin": "ok",

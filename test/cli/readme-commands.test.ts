@@ -43,10 +43,14 @@ describe("every command of README's CLI section runs as shown, piped", () => {
     let stdout = "";
     let stderr = "";
     // Not a terminal: the same Io a pipe gives (no stdoutIsTty, no ask).
-    const code = await runCli(words(cliPart).slice(1), { out: (t) => void (stdout += t.endsWith("\n") ? t : `${t}\n`), err: (t) => void (stderr += t.endsWith("\n") ? t : `${t}\n`) }, {
-      CALLREVIEW_DATA_DIR: dir,
-      CALLREVIEW_MODELS_DIR: path.join(dir, "models"),
-    });
+    const code = await runCli(
+      words(cliPart).slice(1),
+      { out: (t) => void (stdout += t.endsWith("\n") ? t : `${t}\n`), err: (t) => void (stderr += t.endsWith("\n") ? t : `${t}\n`) },
+      {
+        CALLREVIEW_DATA_DIR: dir,
+        CALLREVIEW_MODELS_DIR: path.join(dir, "models"),
+      },
+    );
     expect({ code, stderr: code === 0 ? "" : stderr }).toEqual({ code: 0, stderr: "" });
     expect(stdout).not.toBe("");
     if (words(cliPart).includes("--json")) expect(() => JSON.parse(stdout)).not.toThrow();

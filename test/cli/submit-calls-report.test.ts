@@ -16,12 +16,16 @@ describe("submit, calls and report commands (in process)", () => {
   afterEach(() => cleanup());
 
   it("submit --wait --json runs the pipeline in process and ends complete; calls and report read it back", async () => {
-    const r = await cli(["--data-dir", dir, "submit", fixture("jfk.wav"), fixture("jfk.mp3"), "--company", "1", "--rep-name", "Ann", "--wait", "--json"], env());
+    const r = await cli(
+      ["--data-dir", dir, "submit", fixture("jfk.wav"), fixture("jfk.mp3"), "--company", "1", "--rep-name", "Ann", "--wait", "--json"],
+      env(),
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const calls = json(r.stdout);
     expect(calls).toHaveLength(2);
-    for (const c of calls) expect(c).toMatchObject({ processing_status: "complete", report_status: "ready", overall_score: expect.any(Number), placeholder_report: true });
+    for (const c of calls)
+      expect(c).toMatchObject({ processing_status: "complete", report_status: "ready", overall_score: expect.any(Number), placeholder_report: true });
     // Chosen explicitly (CALLREVIEW_PIPELINE=placeholder), so no warning on stderr; --json still marks each call.
 
     const list = json((await cli(["--data-dir", dir, "calls", "list", "--json"], env())).stdout);

@@ -9,8 +9,15 @@ import { tempDir } from "../helpers/services.js";
 const TRACKERS = {
   trackers: [
     {
-      id: "objection_works_council", category: "objection", type: "works_council", speaker: "customer",
-      examples: ["The works council will have to sign off on this.", "Our works council needs to approve anything that tracks staff.", "Anything like this goes to the works council first."],
+      id: "objection_works_council",
+      category: "objection",
+      type: "works_council",
+      speaker: "customer",
+      examples: [
+        "The works council will have to sign off on this.",
+        "Our works council needs to approve anything that tracks staff.",
+        "Anything like this goes to the works council first.",
+      ],
       patterns: ["works council NEAR/5 (approve|agree|sign*)"],
       exclude: ["already NEAR/4 (approved|agreed)"],
     },
@@ -23,23 +30,50 @@ describe("callreview trackers test", () => {
     try {
       const file = path.join(dir, "trackers.json");
       fs.writeFileSync(file, JSON.stringify(TRACKERS, null, 2));
-      const r = await cli(["trackers", "test", file, "--text", "Honestly, the works council has to approve any monitoring tool.", "--speaker", "customer", "--json"]);
+      const r = await cli([
+        "trackers",
+        "test",
+        file,
+        "--text",
+        "Honestly, the works council has to approve any monitoring tool.",
+        "--speaker",
+        "customer",
+        "--json",
+      ]);
       expect(r.code).toBe(0);
       const doc = json(r.stdout);
       const hit = doc.segments[0].hits.find((h: { tracker: string }) => h.tracker === "objection_works_council");
-      expect(hit).toMatchObject({ source: "file", category: "objection", type: "works_council", by: "pattern", pattern: "works council NEAR/5 (approve|agree|sign*)" });
+      expect(hit).toMatchObject({
+        source: "file",
+        category: "objection",
+        type: "works_council",
+        by: "pattern",
+        pattern: "works council NEAR/5 (approve|agree|sign*)",
+      });
       expect(typeof hit.score).toBe("number");
 
-      const held = json((await cli(["trackers", "test", file, "--text", "The works council already approved it last year.", "--speaker", "customer", "--json"])).stdout);
+      const held = json(
+        (await cli(["trackers", "test", file, "--text", "The works council already approved it last year.", "--speaker", "customer", "--json"])).stdout,
+      );
       expect(held.segments[0].hits.map((h: { tracker: string }) => h.tracker)).not.toContain("objection_works_council");
-      expect(held.segments[0].suppressed).toContainEqual(expect.objectContaining({ tracker: "objection_works_council", why: 'exclusion "already NEAR/4 (approved|agreed)"' }));
+      expect(held.segments[0].suppressed).toContainEqual(
+        expect.objectContaining({ tracker: "objection_works_council", why: 'exclusion "already NEAR/4 (approved|agreed)"' }),
+      );
     } finally {
       cleanup();
     }
   });
 
   it("explains built-in hits in text, and negation holds a guarantee back", async () => {
-    const r = await cli(["trackers", "test", "builtin", "--speaker", "rep", "--text", "Heads up, I keep a recording of these calls. I can't guarantee any return on this fund."]);
+    const r = await cli([
+      "trackers",
+      "test",
+      "builtin",
+      "--speaker",
+      "rep",
+      "--text",
+      "Heads up, I keep a recording of these calls. I can't guarantee any return on this fund.",
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/FIRES disclosure\/recording_disclosure {2}\[disclosure, built-in\]/);
     expect(r.stdout).not.toMatch(/FIRES prohibited_claim\/prohibited_guarantee/);
@@ -49,7 +83,10 @@ describe("callreview trackers test", () => {
     const { dir, cleanup } = tempDir();
     try {
       const vtt = path.join(dir, "call.vtt");
-      fs.writeFileSync(vtt, "WEBVTT\n\n00:00:00.000 --> 00:00:04.000\n<v Sam>This rate disappears when we hang up, so I need a yes now.\n\n00:00:04.500 --> 00:00:08.000\n<v Kim>Let me loop in Priya before we go further.\n");
+      fs.writeFileSync(
+        vtt,
+        "WEBVTT\n\n00:00:00.000 --> 00:00:04.000\n<v Sam>This rate disappears when we hang up, so I need a yes now.\n\n00:00:04.500 --> 00:00:08.000\n<v Kim>Let me loop in Priya before we go further.\n",
+      );
       const doc = json((await cli(["trackers", "test", "builtin", "--transcript", vtt, "--rep-speaker", "Sam", "--json"])).stdout);
       expect(doc.segments.map((s: { speaker: string }) => s.speaker)).toEqual(["rep", "customer"]);
       expect(doc.segments[0].hits.map((h: { type: string }) => h.type)).toContain("pressure_tactics");
@@ -100,7 +137,9 @@ describe("company update --disclosure-window", () => {
           { t_start: 5, t_end: 44, speaker: "customer", text: "Sure, go on." },
           { t_start: 45, t_end: 49, speaker: "rep", text: "Before we go on, this call is being recorded." },
         ],
-        metrics: null, language: "en", model: "imported",
+        metrics: null,
+        language: "en",
+        model: "imported",
       };
       const rules = new RulesAnalyzer();
       const late = await rules.analyze({ call: evalCall(1), company: EVAL_COMPANY, transcript });

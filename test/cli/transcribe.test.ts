@@ -34,7 +34,7 @@ describe("callreview transcribe", () => {
     fs.symlinkSync(VAD, path.join(models, path.basename(VAD)));
     const text = await cli(["--models-dir", models, "transcribe", fixture("jfk.wav")], env);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout).toMatch(/^Transcript \(for-tests-ggml-tiny\.en\.bin, en\)\n  talk +\d+\.\d s of speech in 11\.0 s/);
+    expect(text.stdout).toMatch(/^Transcript \(for-tests-ggml-tiny\.en\.bin, en\)\n {2}talk +\d+\.\d s of speech in 11\.0 s/);
     const vtt = await cli(["--models-dir", models, "transcribe", fixture("jfk.wav"), "--format", "vtt"], env);
     expect(vtt.code, vtt.stderr).toBe(0);
     expect(vtt.stdout.startsWith("WEBVTT")).toBe(true);

@@ -20,7 +20,11 @@ describe("user CLI", () => {
     const { dir, cleanup } = tempDir();
     try {
       expect((await run(dir, ["company", "create", "Acme"])).code).toBe(0);
-      const created = await run(dir, ["user", "create", "--company", "1", "--email", "Rita@Example.com", "--role", "reviewer", "--password-stdin", "--json"], "correct horse battery\n");
+      const created = await run(
+        dir,
+        ["user", "create", "--company", "1", "--email", "Rita@Example.com", "--role", "reviewer", "--password-stdin", "--json"],
+        "correct horse battery\n",
+      );
       expect(created.code).toBe(0);
       const user = JSON.parse(created.out);
       expect(user).toMatchObject({ id: 1, company_id: 1, email: "rita@example.com", role: "reviewer", disabled: false });
@@ -81,7 +85,12 @@ describe("user CLI", () => {
       const missing = await run(dir, ["user", "disable", "7", "--yes"]);
       expect(missing.err).toMatch(/user 7 not found/);
       expect(missing.code).toBe(3);
-      expect((await buildProgram()).commands.find((c) => c.name() === "user")?.commands.map((c) => c.name())).toEqual(["create", "list", "disable", "reset-password"]);
+      expect((await buildProgram()).commands.find((c) => c.name() === "user")?.commands.map((c) => c.name())).toEqual([
+        "create",
+        "list",
+        "disable",
+        "reset-password",
+      ]);
     } finally {
       cleanup();
     }

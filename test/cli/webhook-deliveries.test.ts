@@ -44,7 +44,17 @@ describe("webhook and deliveries commands (in process)", () => {
     expect(plain.stdout.trim()).toMatch(/^whsec_[0-9A-Za-z]{40}$/);
     expect(plain.stderr).toMatch(/not shown again/);
 
-    const added = await run("webhook", "add", "--company", "2", "--url", "https://hooks.example.com/in?x=1", "--events", "call.failed,call.report_completed", "--json");
+    const added = await run(
+      "webhook",
+      "add",
+      "--company",
+      "2",
+      "--url",
+      "https://hooks.example.com/in?x=1",
+      "--events",
+      "call.failed,call.report_completed",
+      "--json",
+    );
     expect(added.code).toBe(0);
     const ep = json(added.stdout);
     expect(ep).toMatchObject({ id: 2, company_id: 2, url: "https://hooks.example.com/in?x=1", enabled: true, previous_secret_expires_at: null });
@@ -132,7 +142,14 @@ describe("webhook and deliveries commands (in process)", () => {
       [2, 1],
       [1, 1],
     ]);
-    expect(a[0]).toMatchObject({ status: "retrying", attempts: 1, response_status: 500, last_error: "receiver answered HTTP 500", endpoint_id: 1, event_type: "call.received" });
+    expect(a[0]).toMatchObject({
+      status: "retrying",
+      attempts: 1,
+      response_status: 500,
+      last_error: "receiver answered HTTP 500",
+      endpoint_id: 1,
+      event_type: "call.received",
+    });
     expect(a[0].next_attempt_at).toMatch(/Z$/);
     const b = await run("deliveries", "list", "--company", "2", "--json");
     expect(json(b.stdout).map((x: { id: number }) => x.id)).toEqual([3]);

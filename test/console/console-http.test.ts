@@ -54,7 +54,11 @@ describe("review console over HTTP", () => {
     const https = h.browser();
     const page = await (await https.fetch("/app/login", { headers: { "x-forwarded-proto": "https" } })).text();
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page)![1];
-    const r = await https.post("/app/login", { _csrf: csrf, email: "rita@acme.test", password: "correct horse battery", next: "//evil.test/x" }, { "x-forwarded-proto": "https" });
+    const r = await https.post(
+      "/app/login",
+      { _csrf: csrf, email: "rita@acme.test", password: "correct horse battery", next: "//evil.test/x" },
+      { "x-forwarded-proto": "https" },
+    );
     expect(r.status).toBe(303);
     expect(r.headers.get("location")).toBe("/app/calls");
     expect(https.setCookies.find((c) => c.startsWith("callreview_session="))).toMatch(/Secure/);
@@ -62,7 +66,12 @@ describe("review console over HTTP", () => {
 
   it("five wrong passwords lock the account, even for the right one; more attempts are throttled", async () => {
     const { createUser } = await import("../../src/console/users.js");
-    await createUser(h.s.store.db, { type: "cli", id: "cli" }, { companyId: h.acme.id, email: "lock@acme.test", role: "reviewer", password: "correct horse battery" }, new Date());
+    await createUser(
+      h.s.store.db,
+      { type: "cli", id: "cli" },
+      { companyId: h.acme.id, email: "lock@acme.test", role: "reviewer", password: "correct horse battery" },
+      new Date(),
+    );
     for (let i = 0; i < 5; i++) expect((await h.browser().login("lock@acme.test", `wrong ${i} password`)).status).toBe(401);
     const locked = await h.browser().login("lock@acme.test");
     expect(locked.status).toBe(401);
@@ -85,7 +94,7 @@ describe("review console over HTTP", () => {
     expect(search).not.toContain(`href="/app/calls/${plain}"`);
     const prefix = await (await b.fetch("/app/calls?q=greenho")).text();
     expect(prefix).toContain(`href="/app/calls/${plain}"`);
-    expect(await (await b.fetch('/app/calls?q=%22OR%20-')).text()).toContain("No calls match.");
+    expect(await (await b.fetch("/app/calls?q=%22OR%20-")).text()).toContain("No calls match.");
     const alerts = await (await b.fetch("/app/calls?alerts=1")).text();
     expect(alerts).toContain(`href="/app/calls/${flagged}"`);
     expect(alerts).not.toContain(`href="/app/calls/${plain}"`);
@@ -155,7 +164,9 @@ describe("review console over HTTP", () => {
     const csv = await b.fetch("/app/calls.csv?review=reviewed");
     expect(csv.headers.get("content-type")).toContain("text/csv");
     const lines = (await csv.text()).trim().split("\r\n");
-    expect(lines[0]).toBe("call_id,external_call_id,started_at,rep_name,customer_name,duration_seconds,processing_status,overall_score,outcome,alert_count,review_state,reviewed_at");
+    expect(lines[0]).toBe(
+      "call_id,external_call_id,started_at,rep_name,customer_name,duration_seconds,processing_status,overall_score,outcome,alert_count,review_state,reviewed_at",
+    );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(new RegExp(`^${flagged},c-1,.*,Tony,Ellis,.*,reviewed,20`));
 
@@ -212,11 +223,17 @@ describe("review console over HTTP", () => {
   });
 
   it("erasing a call removes its words from the search index", async () => {
-    const before = await h.s.store.db.selectFrom("transcript_search" as never).select(["call_id" as never]).execute();
+    const before = await h.s.store.db
+      .selectFrom("transcript_search" as never)
+      .select(["call_id" as never])
+      .execute();
     expect((before as Array<{ call_id: number }>).map((r) => r.call_id)).toContain(plain);
     const del = await fetch(`${h.base}/v1/calls/${plain}`, { method: "DELETE", headers: { authorization: `Bearer ${h.key}` } });
     expect(del.status).toBe(204);
-    const after = await h.s.store.db.selectFrom("transcript_search" as never).select(["call_id" as never]).execute();
+    const after = await h.s.store.db
+      .selectFrom("transcript_search" as never)
+      .select(["call_id" as never])
+      .execute();
     expect((after as Array<{ call_id: number }>).map((r) => r.call_id)).not.toContain(plain);
     const { sql } = await import("kysely");
     const hits = await sql<{ n: number }>`SELECT count(*) AS n FROM transcript_search WHERE transcript_search MATCH 'greenhouse'`.execute(h.s.store.db);

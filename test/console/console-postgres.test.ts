@@ -28,12 +28,42 @@ describe.skipIf(!admin)("migration 011_console on PostgreSQL", () => {
       const call = () =>
         db
           .insertInto("calls")
-          .values({ company_id: 1, source_system: "api", metadata: "{}", intake: "api", processing_status: "complete", report_status: "ready", priority: 0, created_at: NOW, updated_at: NOW })
+          .values({
+            company_id: 1,
+            source_system: "api",
+            metadata: "{}",
+            intake: "api",
+            processing_status: "complete",
+            report_status: "ready",
+            priority: 0,
+            created_at: NOW,
+            updated_at: NOW,
+          })
           .returning("id")
           .executeTakeFirstOrThrow();
       const old = await call();
-      await db.insertInto("transcripts").values({ call_id: old.id, source: "imported", language: "en", model: null, segments: segs("The zeppelin fund guarantees nothing."), metrics: JSON.stringify({ talk_ratio: 0.6 }), created_at: NOW }).execute();
-      await db.insertInto("reports").values({ call_id: old.id, version: 1, analyzer: "rules", report: JSON.stringify({ compliance_alerts: [{ type: "a" }, { type: "b" }] }), created_at: NOW }).execute();
+      await db
+        .insertInto("transcripts")
+        .values({
+          call_id: old.id,
+          source: "imported",
+          language: "en",
+          model: null,
+          segments: segs("The zeppelin fund guarantees nothing."),
+          metrics: JSON.stringify({ talk_ratio: 0.6 }),
+          created_at: NOW,
+        })
+        .execute();
+      await db
+        .insertInto("reports")
+        .values({
+          call_id: old.id,
+          version: 1,
+          analyzer: "rules",
+          report: JSON.stringify({ compliance_alerts: [{ type: "a" }, { type: "b" }] }),
+          created_at: NOW,
+        })
+        .execute();
 
       await migrateToLatest(db, "postgres");
       const match = (q: string) => listConsoleCalls(db, 1, { match: toMatchQuery(q) }, { limit: 10, offset: 0 });
@@ -44,9 +74,25 @@ describe.skipIf(!admin)("migration 011_console on PostgreSQL", () => {
       expect(cc.talk_ratio).toBeCloseTo(0.6, 5);
 
       const fresh = await call();
-      const t = await db.insertInto("transcripts").values({ call_id: fresh.id, source: "whisper", language: "en", model: null, segments: segs("My card is 4111 1111 1111 1111"), metrics: null, created_at: NOW }).returning("id").executeTakeFirstOrThrow();
+      const t = await db
+        .insertInto("transcripts")
+        .values({
+          call_id: fresh.id,
+          source: "whisper",
+          language: "en",
+          model: null,
+          segments: segs("My card is 4111 1111 1111 1111"),
+          metrics: null,
+          created_at: NOW,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
       expect((await match("4111")).rows.map((r) => r.id)).toEqual([fresh.id]);
-      await db.updateTable("transcripts").set({ segments: segs("My card is [CARD]") }).where("id", "=", t.id).execute();
+      await db
+        .updateTable("transcripts")
+        .set({ segments: segs("My card is [CARD]") })
+        .where("id", "=", t.id)
+        .execute();
       expect((await match("4111")).total).toBe(0);
       expect((await match("card")).rows.map((r) => r.id)).toEqual([fresh.id]);
       await db.deleteFrom("transcripts").where("call_id", "=", old.id).execute();

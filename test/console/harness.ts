@@ -87,7 +87,11 @@ export async function consoleHarness() {
 
   /** Creates a call with the API, optionally attaches the jfk.wav audio, imports a transcript, runs the pipeline. */
   async function call(input: { external: string; rep: string; customer: string; vtt: string; repSpeaker: string; audio?: boolean }): Promise<number> {
-    const created = await fetch(`${base}/v1/calls`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: input.external, rep_name: input.rep, customer_name: input.customer }) });
+    const created = await fetch(`${base}/v1/calls`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ external_call_id: input.external, rep_name: input.rep, customer_name: input.customer }),
+    });
     if (created.status !== 201) throw new Error(`create: ${created.status} ${await created.text()}`);
     const id = (await created.json()).call_id as number;
     if (input.audio) {
@@ -96,7 +100,11 @@ export async function consoleHarness() {
       const r = await fetch(`${base}/v1/calls/${id}/audio`, { method: "POST", headers: auth, body: form });
       if (r.status !== 200) throw new Error(`audio: ${r.status} ${await r.text()}`);
     }
-    const imp = await fetch(`${base}/v1/calls/${id}/transcript?rep_speaker=${input.repSpeaker}`, { method: "POST", headers: { ...auth, "content-type": "text/vtt" }, body: input.vtt });
+    const imp = await fetch(`${base}/v1/calls/${id}/transcript?rep_speaker=${input.repSpeaker}`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "text/vtt" },
+      body: input.vtt,
+    });
     if (imp.status !== 202) throw new Error(`transcript: ${imp.status} ${await imp.text()}`);
     while (await runOnce(s)) {
       /* until the queue is empty */

@@ -14,7 +14,11 @@ describe.skipIf(!CHROMIUM)("calls page in Chromium: processing calls update with
   afterAll(() => h.dispose());
 
   it("a queued call's row turns complete, with its score and alerts, once the pipeline has run", async () => {
-    const created = await fetch(`${h.base}/v1/calls`, { method: "POST", headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: "live-1", rep_name: "Tony" }) });
+    const created = await fetch(`${h.base}/v1/calls`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ external_call_id: "live-1", rep_name: "Tony" }),
+    });
     expect(created.status).toBe(201);
     const id = (await created.json()).call_id as number;
     const browser = await chromium.launch({ executablePath: CHROMIUM! });
@@ -30,7 +34,11 @@ describe.skipIf(!CHROMIUM)("calls page in Chromium: processing calls update with
       let navigations = 0;
       page.on("framenavigated", () => navigations++);
       // A transcript arrives and the pipeline runs in this process (the harness starts no worker).
-      const imp = await fetch(`${h.base}/v1/calls/${id}/transcript?rep_speaker=Tony`, { method: "POST", headers: { authorization: `Bearer ${h.key}`, "content-type": "text/vtt" }, body: FLAGGED_VTT });
+      const imp = await fetch(`${h.base}/v1/calls/${id}/transcript?rep_speaker=Tony`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${h.key}`, "content-type": "text/vtt" },
+        body: FLAGGED_VTT,
+      });
       expect(imp.status).toBe(202);
       while (await runOnce(h.s)) {
         /* drain */

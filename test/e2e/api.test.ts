@@ -38,7 +38,11 @@ describe("REST API through the compiled executable over a real socket", () => {
     const { call_id, processing_status_url } = await created.json();
     expect(processing_status_url).toBe(`/api/v1/calls/${call_id}`);
 
-    const dup = await fetch(`${server.url}/api/v1/calls`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: "e2e-1" }) });
+    const dup = await fetch(`${server.url}/api/v1/calls`, {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ external_call_id: "e2e-1" }),
+    });
     expect(dup.status).toBe(200);
     expect((await dup.json()).status).toBe("duplicate");
 
@@ -68,11 +72,19 @@ describe("REST API through the compiled executable over a real socket", () => {
     expect(report.status).toBe(409);
     expect(await report.json()).toMatchObject({ error: "report_not_ready", status: "queued" });
 
-    const inbound = await fetch(`${server.url}/webhooks/inbound/generic`, { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body: '{"call_id": "e2e-1"}' });
+    const inbound = await fetch(`${server.url}/webhooks/inbound/generic`, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/json" },
+      body: '{"call_id": "e2e-1"}',
+    });
     expect(inbound.status).toBe(200);
     expect(await inbound.json()).toEqual({ call_id, status: "duplicate" });
 
-    const huge = await fetch(`${server.url}/v1/calls`, { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body: JSON.stringify({ metadata: { x: "y".repeat(1024 * 1024) } }) });
+    const huge = await fetch(`${server.url}/v1/calls`, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/json" },
+      body: JSON.stringify({ metadata: { x: "y".repeat(1024 * 1024) } }),
+    });
     expect(huge.status).toBe(413);
     expect((await huge.json()).error).toBe("payload_too_large");
 

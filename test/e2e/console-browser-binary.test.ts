@@ -49,7 +49,13 @@ let flagged = 0;
 let plain = 0;
 
 function run(args: string[], input?: string) {
-  const r = spawnSync(bin, ["--data-dir", data, "--models-dir", path.join(work.dir, "models"), ...args], { cwd: path.dirname(bin), input, encoding: "utf8", env: cleanEnv(), timeout: 60_000 });
+  const r = spawnSync(bin, ["--data-dir", data, "--models-dir", path.join(work.dir, "models"), ...args], {
+    cwd: path.dirname(bin),
+    input,
+    encoding: "utf8",
+    env: cleanEnv(),
+    timeout: 60_000,
+  });
   if (r.status !== 0) throw new Error(`callreview ${args.join(" ")} failed: ${r.stderr}`);
   return r.stdout;
 }
@@ -59,7 +65,11 @@ function cleanEnv(): Record<string, string> {
 }
 
 function startServe(): Promise<NonNullable<typeof serve>> {
-  const child = spawn(bin, ["--data-dir", data, "--models-dir", path.join(work.dir, "models"), "serve", "--port", "0", "--pipeline", "placeholder", "--workers", "1"], { cwd: path.dirname(bin), env: cleanEnv(), stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(
+    bin,
+    ["--data-dir", data, "--models-dir", path.join(work.dir, "models"), "serve", "--port", "0", "--pipeline", "placeholder", "--workers", "1"],
+    { cwd: path.dirname(bin), env: cleanEnv(), stdio: ["ignore", "ignore", "pipe"] },
+  );
   let err = "";
   const exited = new Promise<void>((res) => child.once("exit", () => res()));
   return new Promise((resolve, reject) => {
@@ -78,7 +88,11 @@ function startServe(): Promise<NonNullable<typeof serve>> {
 
 async function submitCall(key: string, external: string, rep: string, customer: string, vtt: string, repSpeaker: string, audio: boolean): Promise<number> {
   const auth = { authorization: `Bearer ${key}` };
-  const created = await fetch(`${serve!.url}/api/v1/calls`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: external, rep_name: rep, customer_name: customer }) });
+  const created = await fetch(`${serve!.url}/api/v1/calls`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({ external_call_id: external, rep_name: rep, customer_name: customer }),
+  });
   expect(created.status).toBe(201);
   const id = (await created.json()).call_id as number;
   if (audio) {
@@ -94,7 +108,13 @@ async function submitCall(key: string, external: string, rep: string, customer: 
   // The placeholder worker may hold the call for a moment (409 conflict); the import then re-queues it.
   let status = 0;
   for (let i = 0; i < 200 && status !== 202; i++) {
-    status = (await fetch(`${serve!.url}/api/v1/calls/${id}/transcript?rep_speaker=${repSpeaker}`, { method: "POST", headers: { ...auth, "content-type": "text/vtt" }, body: vtt })).status;
+    status = (
+      await fetch(`${serve!.url}/api/v1/calls/${id}/transcript?rep_speaker=${repSpeaker}`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "text/vtt" },
+        body: vtt,
+      })
+    ).status;
     if (status === 409) await new Promise((r) => setTimeout(r, 50));
   }
   expect(status).toBe(202);
@@ -115,10 +135,17 @@ async function shot(page: Page, name: string): Promise<void> {
 async function expectAccessible(page: Page): Promise<void> {
   await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(async () => {
-    const r = await (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run(document, { resultTypes: ["violations"] });
+    const r = await (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> };
+      }
+    ).axe.run(document, { resultTypes: ["violations"] });
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
   })) as Array<{ id: string; impact: string }>;
-  expect(violations.filter((v) => v.impact === "serious" || v.impact === "critical"), page.url()).toEqual([]);
+  expect(
+    violations.filter((v) => v.impact === "serious" || v.impact === "critical"),
+    page.url(),
+  ).toEqual([]);
 }
 
 describe.skipIf(!CHROMIUM)("review console in Chromium, against the executable", () => {
@@ -129,7 +156,9 @@ describe.skipIf(!CHROMIUM)("review console in Chromium, against the executable",
     fs.chmodSync(bin, 0o755);
     run(["company", "create", "Acme"]);
     run(["company", "create", "Other"]);
-    const created = JSON.parse(run(["user", "create", "--company", "1", "--email", "rita@acme.test", "--role", "reviewer", "--password-stdin", "--json"], `${PASSWORD}\n`));
+    const created = JSON.parse(
+      run(["user", "create", "--company", "1", "--email", "rita@acme.test", "--role", "reviewer", "--password-stdin", "--json"], `${PASSWORD}\n`),
+    );
     expect(created).toMatchObject({ email: "rita@acme.test", role: "reviewer" });
     run(["user", "create", "--company", "2", "--email", "olga@other.test", "--role", "reviewer", "--password-stdin"], `${PASSWORD}\n`);
     const key = JSON.parse(run(["key", "create", "--company", "1", "--json"])).key as string;
@@ -211,7 +240,10 @@ describe.skipIf(!CHROMIUM)("review console in Chromium, against the executable",
     // CSV export of the reviewed calls.
     await page.goto(`${serve!.url}/app/calls?review=reviewed`);
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
-    const csv = fs.readFileSync((await download.path())!, "utf8").trim().split("\r\n");
+    const csv = fs
+      .readFileSync((await download.path())!, "utf8")
+      .trim()
+      .split("\r\n");
     expect(csv[0]).toMatch(/^call_id,external_call_id,/);
     expect(csv).toHaveLength(2);
     expect(csv[1]).toMatch(new RegExp(`^${flagged},c-1,.*,reviewed,`));

@@ -14,7 +14,11 @@ function setup(dir: string): string {
 }
 
 async function submit(url: string, key: string, body: object): Promise<number> {
-  const r = await fetch(`${url}/v1/calls`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const r = await fetch(`${url}/v1/calls`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   expect(r.status).toBe(201);
   return ((await r.json()) as { call_id: number }).call_id;
 }
@@ -65,7 +69,22 @@ describe("crash safety with the compiled executable", () => {
   });
   afterAll(() => audio.close());
 
-  const serveArgs = (dir: string) => ["--data-dir", dir, "--models-dir", path.join(dir, "models"), "--pipeline", "placeholder", "--rate-limit", "0", "--job-lease-seconds", "2", "--workers", "2", "--log-level", "warn"];
+  const serveArgs = (dir: string) => [
+    "--data-dir",
+    dir,
+    "--models-dir",
+    path.join(dir, "models"),
+    "--pipeline",
+    "placeholder",
+    "--rate-limit",
+    "0",
+    "--job-lease-seconds",
+    "2",
+    "--workers",
+    "2",
+    "--log-level",
+    "warn",
+  ];
 
   it("kill -9 mid-run, restart: all 50 calls complete, nothing stuck, every event exactly once", async () => {
     const { dir, cleanup } = tempDir();
@@ -74,7 +93,15 @@ describe("crash safety with the compiled executable", () => {
       const key = setup(dir);
       server = await startServeBinary(serveArgs(dir));
       const ids: number[] = [];
-      for (let i = 0; i < 50; i++) ids.push(await submit(server.url, key, { external_call_id: `crash-${i}`, rep_name: `Rep ${i}`, duration_seconds: 60 + i, recording_url: `${audio.url}/audio/${i}.wav` }));
+      for (let i = 0; i < 50; i++)
+        ids.push(
+          await submit(server.url, key, {
+            external_call_id: `crash-${i}`,
+            rep_name: `Rep ${i}`,
+            duration_seconds: 60 + i,
+            recording_url: `${audio.url}/audio/${i}.wav`,
+          }),
+        );
       // Wait until some calls are done and others are mid-flight, then kill without warning.
       await until("work in flight", async () => {
         const s = await readDb(dir);
@@ -89,10 +116,18 @@ describe("crash safety with the compiled executable", () => {
 
       server = await startServeBinary(serveArgs(dir));
       servers_log = () => server!.stderr().slice(-3000);
-      const final = await until("all complete", async () => {
-        const s = await readDb(dir);
-        return s.calls.every((c) => c.processing_status === "complete") && s.jobs.every((j) => j.status === "completed") && s;
-      }, 60_000, async () => { const s = await readDb(dir); return { calls: s.calls.filter((c) => c.processing_status !== "complete"), jobs: s.jobs.filter((j) => j.status !== "completed"), log: servers_log() }; });
+      const final = await until(
+        "all complete",
+        async () => {
+          const s = await readDb(dir);
+          return s.calls.every((c) => c.processing_status === "complete") && s.jobs.every((j) => j.status === "completed") && s;
+        },
+        60_000,
+        async () => {
+          const s = await readDb(dir);
+          return { calls: s.calls.filter((c) => c.processing_status !== "complete"), jobs: s.jobs.filter((j) => j.status !== "completed"), log: servers_log() };
+        },
+      );
       expectExactlyOnce(final, 50);
       // Jobs that were running at the kill were taken over after their lease: they show a second attempt.
       expect(final.jobs.filter((j) => j.attempts >= 2).length).toBeGreaterThan(0);
@@ -110,12 +145,21 @@ describe("crash safety with the compiled executable", () => {
       const key = setup(dir);
       servers.push(await startServeBinary(serveArgs(dir)));
       servers.push(await startServeBinary(serveArgs(dir)));
-      for (let i = 0; i < 40; i++) await submit(servers[i % 2].url, key, { external_call_id: `two-${i}`, duration_seconds: 30, recording_url: `${audio.url}/audio/t${i}.wav` });
+      for (let i = 0; i < 40; i++)
+        await submit(servers[i % 2].url, key, { external_call_id: `two-${i}`, duration_seconds: 30, recording_url: `${audio.url}/audio/t${i}.wav` });
       for (let i = 40; i < 60; i++) await submit(servers[i % 2].url, key, { external_call_id: `two-${i}`, duration_seconds: 30 });
-      const final = await until("all complete", async () => {
-        const s = await readDb(dir);
-        return s.calls.every((c) => c.processing_status === "complete") && s.jobs.every((j) => j.status === "completed") && s;
-      }, 60_000, async () => { const s = await readDb(dir); return { calls: s.calls.filter((c) => c.processing_status !== "complete"), jobs: s.jobs.filter((j) => j.status !== "completed"), log: servers_log() }; });
+      const final = await until(
+        "all complete",
+        async () => {
+          const s = await readDb(dir);
+          return s.calls.every((c) => c.processing_status === "complete") && s.jobs.every((j) => j.status === "completed") && s;
+        },
+        60_000,
+        async () => {
+          const s = await readDb(dir);
+          return { calls: s.calls.filter((c) => c.processing_status !== "complete"), jobs: s.jobs.filter((j) => j.status !== "completed"), log: servers_log() };
+        },
+      );
       expectExactlyOnce(final, 60);
       // No job needed a second attempt: nobody stole a live lease.
       expect(final.jobs.filter((j) => j.attempts !== 1)).toEqual([]);

@@ -56,7 +56,11 @@ describe.each([
 
   const auth = () => ({ authorization: `Bearer ${key}` });
   const post = (externalId: string) =>
-    fetch(`${server!.url}/v1/calls`, { method: "POST", headers: { ...auth(), "content-type": "application/json" }, body: JSON.stringify({ external_call_id: externalId }) });
+    fetch(`${server!.url}/v1/calls`, {
+      method: "POST",
+      headers: { ...auth(), "content-type": "application/json" },
+      body: JSON.stringify({ external_call_id: externalId }),
+    });
 
   it("health and reads answer while a write waits for the lock; the write then succeeds", async () => {
     server = await start(dir, 120_000);

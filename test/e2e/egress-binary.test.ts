@@ -47,15 +47,21 @@ describe("egress and private files through the executable", () => {
     let stderr = "";
     try {
       const post = async (body: unknown) => {
-        const res = await fetch(`${serve.url}/v1/calls`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+        const res = await fetch(`${serve.url}/v1/calls`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
         expect(res.status).toBe(201);
         return ((await res.json()) as { call_id: number }).call_id;
       };
-      const get = async (id: number) => (await (await fetch(`${serve.url}/v1/calls/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
-      const settled = (id: number) => until(`call ${id}`, async () => {
-        const c = await get(id);
-        return c.processing_status === "complete" || c.processing_status === "failed" ? c : undefined;
-      });
+      const get = async (id: number) =>
+        (await (await fetch(`${serve.url}/v1/calls/${id}`, { headers: { authorization: `Bearer ${key}` } })).json()) as Record<string, unknown>;
+      const settled = (id: number) =>
+        until(`call ${id}`, async () => {
+          const c = await get(id);
+          return c.processing_status === "complete" || c.processing_status === "failed" ? c : undefined;
+        });
 
       const secretUrl = `${audio.url.replace("http://", "http://rec:s3cr%3At%40@")}/auth/call.wav`;
       const withCreds = await post({ external_call_id: "creds-1", recording_url: secretUrl });
@@ -63,7 +69,11 @@ describe("egress and private files through the executable", () => {
       const missing = await post({ external_call_id: "missing-1", recording_url: `${audio.url}/nothing-here.wav` });
 
       expect(await settled(withCreds)).toMatchObject({ processing_status: "complete", failure_detail: null });
-      expect(await settled(self)).toMatchObject({ processing_status: "failed", failure_reason: "download_failed", failure_detail: "blocked by download policy" });
+      expect(await settled(self)).toMatchObject({
+        processing_status: "failed",
+        failure_reason: "download_failed",
+        failure_detail: "blocked by download policy",
+      });
       expect(audio.lastHeaders()?.["user-agent"]).toBe(`callreview/${VERSION}`);
 
       // Files, while the server runs (the -wal and -shm files exist now).
@@ -91,7 +101,12 @@ describe("egress and private files through the executable", () => {
     const dbText = fs.readFileSync(path.join(dir, "callreview.db")).toString("latin1");
     expect(dbText).not.toContain("s3cr");
     expect(stderr).not.toContain("s3cr");
-    for (const args of [["calls", "show", "1", "--json"], ["calls", "show", "1"], ["calls", "list", "--json"]]) expect(runBinary(["--data-dir", dir, ...args]).stdout).not.toContain("s3cr");
+    for (const args of [
+      ["calls", "show", "1", "--json"],
+      ["calls", "show", "1"],
+      ["calls", "list", "--json"],
+    ])
+      expect(runBinary(["--data-dir", dir, ...args]).stdout).not.toContain("s3cr");
   });
 
   it("https recordings: fetched from the checked address with the host name's SNI and certificate check", async () => {
@@ -115,7 +130,11 @@ describe("egress and private files through the executable", () => {
     const serve = await startServeBinary(["--data-dir", dir, "--workers", "1", "--pipeline", "placeholder"], { env: { NODE_EXTRA_CA_CERTS: certFile } });
     try {
       const post = async (recording_url: string) => {
-        const res = await fetch(`${serve.url}/v1/calls`, { method: "POST", headers: { authorization: `Bearer ${key2}`, "content-type": "application/json" }, body: JSON.stringify({ recording_url }) });
+        const res = await fetch(`${serve.url}/v1/calls`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key2}`, "content-type": "application/json" },
+          body: JSON.stringify({ recording_url }),
+        });
         return ((await res.json()) as { call_id: number }).call_id;
       };
       const settled = (id: number) =>
@@ -127,7 +146,11 @@ describe("egress and private files through the executable", () => {
       expect(sni).toBe("localhost");
       // The certificate names localhost, not 127.0.0.1: refused.
       const hits = served;
-      expect(await settled(await post(`https://127.0.0.1:${port}/rec.wav`))).toMatchObject({ processing_status: "failed", failure_reason: "download_failed", failure_detail: "TLS error" });
+      expect(await settled(await post(`https://127.0.0.1:${port}/rec.wav`))).toMatchObject({
+        processing_status: "failed",
+        failure_reason: "download_failed",
+        failure_detail: "TLS error",
+      });
       expect(served).toBe(hits);
     } finally {
       expect(await serve.stop()).toBe(0);
@@ -162,7 +185,9 @@ describe("egress and private files through the executable", () => {
     let serve: ServeProcess | undefined;
     try {
       expect(runBinary(["--data-dir", dir, "company", "create", "Acme"]).code).toBe(0);
-      r.secrets = [JSON.parse(runBinary(["--data-dir", dir, "webhook", "add", "--company", "1", "--url", r.url, "--events", "call.received", "--json"]).stdout).secret];
+      r.secrets = [
+        JSON.parse(runBinary(["--data-dir", dir, "webhook", "add", "--company", "1", "--url", r.url, "--events", "call.received", "--json"]).stdout).secret,
+      ];
       serve = await startServeBinary(["--data-dir", dir, "--workers", "0", "--log-level", "warn"]);
       const writer = await createServices(testConfig(dir), { logger: silentLogger });
       try {
@@ -184,7 +209,10 @@ describe("egress and private files through the executable", () => {
       // The dead holder's lease (70 s) is moved into the past instead of waiting it out.
       const admin = await createServices(testConfig(dir), { logger: silentLogger });
       try {
-        await admin.store.db.updateTable("webhook_deliveries").set({ lease_until: new Date(Date.now() - 1000).toISOString() }).execute();
+        await admin.store.db
+          .updateTable("webhook_deliveries")
+          .set({ lease_until: new Date(Date.now() - 1000).toISOString() })
+          .execute();
       } finally {
         await admin.close();
       }

@@ -8,7 +8,8 @@ import { ensureBinary, startServeBinary } from "../helpers/binary.js";
 import { fixture, repoRoot } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
 
-const simdExpected = fs.existsSync(path.join(repoRoot, "native", "out", target.dir, "index.node")) && missingFeatures(target.features as never[], cpuFeatures()).length === 0;
+const simdExpected =
+  fs.existsSync(path.join(repoRoot, "native", "out", target.dir, "index.node")) && missingFeatures(target.features as never[], cpuFeatures()).length === 0;
 
 // The executable copied alone into an empty directory: both addons must be inside it.
 const work = tempDir("callreview-engine-build-");
@@ -51,7 +52,9 @@ describe("engine build through the executable", () => {
     const data = path.join(work.dir, "data-generic");
     const base = ["--data-dir", data, "--models-dir", models];
     expect(run([...base, "company", "create", "Acme"]).code).toBe(0);
-    const sub = run([...base, "submit", fixture("jfk.wav"), "--company", "1", "--wait", "--json", "--pipeline", "live"], { CALLREVIEW_ENGINE_BUILD: "generic" });
+    const sub = run([...base, "submit", fixture("jfk.wav"), "--company", "1", "--wait", "--json", "--pipeline", "live"], {
+      CALLREVIEW_ENGINE_BUILD: "generic",
+    });
     expect(sub.code, sub.stderr).toBe(0);
     const shown = JSON.parse(run([...base, "calls", "show", "1", "--transcript", "--json"]).stdout);
     expect(shown.transcript).toMatchObject({ segments: [], model: "for-tests-ggml-tiny.en.bin" });

@@ -22,7 +22,8 @@ const uploadHead = (key: string) =>
   `POST /v1/uploads HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=B\r\nContent-Length: 5000000\r\n\r\n` +
   `--B\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\nContent-Type: audio/wav\r\n\r\nRIFF\x24\x00\x00\x00WAVEfmt ${"x".repeat(100_000)}`;
 
-const jsonHead = (key: string) => `POST /v1/calls HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"rep_name":"x`;
+const jsonHead = (key: string) =>
+  `POST /v1/calls HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"rep_name":"x`;
 
 function portOf(server: ServeProcess): number {
   return Number(new URL(server.url).port);
@@ -74,7 +75,11 @@ describe("HTTP hardening through the compiled executable", () => {
         expect(answer.split(" ")[1]).toBe("400");
         expect(JSON.parse(answer.split("\r\n\r\n")[1])).toEqual({ error: "bad_request", message: expect.any(String) });
       }
-      const proto = await fetch(`${server.url}/v1/calls`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: '{"constructor":1}' });
+      const proto = await fetch(`${server.url}/v1/calls`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: '{"constructor":1}',
+      });
       expect(proto.status).toBe(422);
     } finally {
       expect(await server.stop()).toBe(0);

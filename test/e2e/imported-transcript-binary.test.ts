@@ -24,9 +24,16 @@ describe("imported transcript through the executable (serve, placeholder pipelin
       const report = await waitForAnalyzedReport(serve.url, callId, auth, 200);
       expect(ReportSchema.safeParse(report).success).toBe(true);
       expect(report.summary).not.toMatch(/^Placeholder/);
-      expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual(["pressure_tactics", "prohibited_guarantee", "prohibited_risk_free", "recording_disclosure_missing"]);
+      expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual([
+        "pressure_tactics",
+        "prohibited_guarantee",
+        "prohibited_risk_free",
+        "recording_disclosure_missing",
+      ]);
       // Each objection quotes the sentence that carries it (the doubt and the budget are two).
-      expect(report.objections.find((o: { objection: string }) => o.objection.startsWith("price at"))?.objection).toContain("It's more than we budgeted anyway.");
+      expect(report.objections.find((o: { objection: string }) => o.objection.startsWith("price at"))?.objection).toContain(
+        "It's more than we budgeted anyway.",
+      );
     } finally {
       await serve?.stop();
       cleanup();

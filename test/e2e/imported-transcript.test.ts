@@ -41,7 +41,11 @@ describe("imported transcript end to end (placeholder pipeline, real worker)", (
     const { call } = await acceptCall(s.store.db, { companyId: company.id, intake: "api", fields: { external_call_id: "x1" } });
     const app = createApp(s);
     const post = (id: string) =>
-      app.request(`/v1/calls/${call.id}/transcript?rep_speaker=Tony%20Rep`, { method: "POST", body: vttOf(id), headers: { "content-type": "text/vtt", authorization: `Bearer ${key}` } });
+      app.request(`/v1/calls/${call.id}/transcript?rep_speaker=Tony%20Rep`, {
+        method: "POST",
+        body: vttOf(id),
+        headers: { "content-type": "text/vtt", authorization: `Bearer ${key}` },
+      });
     const drain = async () => {
       const out = [];
       for (let i = 0; i < 20; i++) {
@@ -66,7 +70,12 @@ describe("imported transcript end to end (placeholder pipeline, real worker)", (
     const { report } = await res.json();
     expect(ReportSchema.safeParse(report).success).toBe(true);
     expect(report.summary).not.toMatch(/^Placeholder/);
-    expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual(["pressure_tactics", "prohibited_guarantee", "prohibited_risk_free", "recording_disclosure_missing"]);
+    expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual([
+      "pressure_tactics",
+      "prohibited_guarantee",
+      "prohibited_risk_free",
+      "recording_disclosure_missing",
+    ]);
     expect(report.manager_review_required).toBe(true);
     const reports = await listReports(s.store.db, call.id);
     expect(reports.map((r) => r.analyzer)).toEqual(["rules"]);

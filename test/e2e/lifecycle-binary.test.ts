@@ -19,7 +19,6 @@ const VTT = `WEBVTT
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
 describe("compliance lifecycle through the executable (bun:sqlite)", () => {
   it("a spoken card number is stored as [CARD]; DELETE erases every byte of the call's words while serve runs; audit lists reads and the delete", async () => {
     const { dir, cleanup } = tempDir();
@@ -27,14 +26,26 @@ describe("compliance lifecycle through the executable (bun:sqlite)", () => {
     let serve: Awaited<ReturnType<typeof startServeBinary>> | undefined;
     try {
       expect(runBinary([...base, "company", "create", "Acme"]).code).toBe(0);
-      const key = JSON.parse(runBinary([...base, "key", "create", "--company", "1", "--scopes", "calls:write,calls:read,reports:read,calls:delete", "--json"]).stdout).key as string;
+      const key = JSON.parse(
+        runBinary([...base, "key", "create", "--company", "1", "--scopes", "calls:write,calls:read,reports:read,calls:delete", "--json"]).stdout,
+      ).key as string;
       serve = await startServeBinary([...base, "--pipeline", "placeholder", "--workers", "1", "--log-level", "warn"]);
       const auth = { authorization: `Bearer ${key}` };
-      const created = await fetch(`${serve.url}/api/v1/calls`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: "erase-bin-1" }) });
+      const created = await fetch(`${serve.url}/api/v1/calls`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ external_call_id: "erase-bin-1" }),
+      });
       const callId = (await created.json()).call_id as number;
       let status = 0;
       for (let i = 0; i < 100 && status !== 202; i++) {
-        status = (await fetch(`${serve.url}/api/v1/calls/${callId}/transcript?rep_speaker=Anna`, { method: "POST", headers: { ...auth, "content-type": "text/vtt" }, body: VTT })).status;
+        status = (
+          await fetch(`${serve.url}/api/v1/calls/${callId}/transcript?rep_speaker=Anna`, {
+            method: "POST",
+            headers: { ...auth, "content-type": "text/vtt" },
+            body: VTT,
+          })
+        ).status;
         if (status !== 202) await sleep(50);
       }
       expect(status).toBe(202);
@@ -66,7 +77,11 @@ describe("compliance lifecycle through the executable (bun:sqlite)", () => {
       expect(audit.stdout).not.toContain(PHRASE);
 
       // The CLI erases while serve keeps the database open: another process, the same guarantee.
-      const second = await fetch(`${serve.url}/api/v1/calls`, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ external_call_id: "erase-bin-2", customer_name: PHRASE }) });
+      const second = await fetch(`${serve.url}/api/v1/calls`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ external_call_id: "erase-bin-2", customer_name: PHRASE }),
+      });
       const secondId = (await second.json()).call_id as number;
       expect(filesContaining(dir, PHRASE).length).toBeGreaterThan(0);
       let erased = runBinary([...base, "calls", "delete", String(secondId), "--yes"]);
@@ -93,13 +108,29 @@ describe("compliance lifecycle through the executable (bun:sqlite)", () => {
     try {
       expect(runBinary(["--data-dir", data, ...models, "company", "create", "Acme"]).code).toBe(0);
       const key = JSON.parse(runBinary(["--data-dir", data, "key", "create", "--company", "1", "--json"]).stdout).key as string;
-      serve = await startServeBinary(["--data-dir", data, ...models, "--pipeline", "placeholder", "--workers", "2", "--log-level", "warn", "--rate-limit", "0"]);
+      serve = await startServeBinary([
+        "--data-dir",
+        data,
+        ...models,
+        "--pipeline",
+        "placeholder",
+        "--workers",
+        "2",
+        "--log-level",
+        "warn",
+        "--rate-limit",
+        "0",
+      ]);
       const auth = { authorization: `Bearer ${key}`, "content-type": "application/json" };
       let n = 0;
       let stop = false;
       const submit = async () => {
         while (!stop) {
-          const r = await fetch(`${serve!.url}/api/v1/calls`, { method: "POST", headers: auth, body: JSON.stringify({ external_call_id: `bk-${n++}`, customer_name: "Backup Test" }) });
+          const r = await fetch(`${serve!.url}/api/v1/calls`, {
+            method: "POST",
+            headers: auth,
+            body: JSON.stringify({ external_call_id: `bk-${n++}`, customer_name: "Backup Test" }),
+          });
           expect(r.status).toBe(201);
         }
       };
@@ -122,12 +153,27 @@ describe("compliance lifecycle through the executable (bun:sqlite)", () => {
       const r = runBinary(["--data-dir", restored, ...models, "restore", backupDir]);
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      const listed = JSON.parse(runBinary(["--data-dir", restored, "calls", "list", "--limit", "1000", "--json"]).stdout) as Array<{ call_id: number; processing_status: string }>;
+      const listed = JSON.parse(runBinary(["--data-dir", restored, "calls", "list", "--limit", "1000", "--json"]).stdout) as Array<{
+        call_id: number;
+        processing_status: string;
+      }>;
       expect(listed).toHaveLength(manifest.calls);
       const complete = listed.filter((c) => c.processing_status === "complete");
       expect(complete.length).toBeGreaterThan(0);
 
-      restoredServe = await startServeBinary(["--data-dir", restored, ...models, "--pipeline", "placeholder", "--workers", "0", "--log-level", "warn", "--rate-limit", "0"]);
+      restoredServe = await startServeBinary([
+        "--data-dir",
+        restored,
+        ...models,
+        "--pipeline",
+        "placeholder",
+        "--workers",
+        "0",
+        "--log-level",
+        "warn",
+        "--rate-limit",
+        "0",
+      ]);
       for (const c of complete) {
         const rep = await fetch(`${restoredServe.url}/api/v1/calls/${c.call_id}/report`, { headers: auth });
         expect(rep.status).toBe(200);

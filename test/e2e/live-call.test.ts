@@ -53,7 +53,12 @@ describe("a live call through the executable", () => {
       const delivery = receiver.received[0];
       expect(delivery.verified).toEqual([true]);
       expect(delivery.body.type).toBe("call.report_completed");
-      expect(delivery.body.data.call).toMatchObject({ call_id, processing_status: "complete", report_status: "ready", report_url: `/api/v1/calls/${call_id}/report` });
+      expect(delivery.body.data.call).toMatchObject({
+        call_id,
+        processing_status: "complete",
+        report_status: "ready",
+        report_url: `/api/v1/calls/${call_id}/report`,
+      });
       const report = ReportSchema.parse(delivery.body.data.report);
       // The weightless model recognises no words: the report must say so rather than invent content.
       expect(report.confidence_level).toBe("low");

@@ -51,7 +51,9 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer inside the executable", (
     try {
       const health = await (await fetch(`${serve.url}/healthz`)).json();
       expect(health).toMatchObject({ analyzer: "llama" });
-      expect(health.engines).toContainEqual(expect.objectContaining({ engine: "llama.cpp", build: SIMD ? "x86-64-v3" : "generic", simd: SIMD ? ["avx2", "fma", "f16c"] : [] }));
+      expect(health.engines).toContainEqual(
+        expect.objectContaining({ engine: "llama.cpp", build: SIMD ? "x86-64-v3" : "generic", simd: SIMD ? ["avx2", "fma", "f16c"] : [] }),
+      );
       const auth = { authorization: `Bearer ${key}` };
       const callId = await createCallWithVtt(serve.url, auth, "llama-1");
       const report = await waitForAnalyzedReport(serve.url, callId, auth, 1200);
@@ -74,7 +76,22 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer inside the executable", (
     expect(ReportSchema.safeParse(out.report).success).toBe(true);
 
     expect(run(["--data-dir", data, "company", "create", "Acme"]).code).toBe(0);
-    const s = run(["--data-dir", data, "submit", "--company", "1", "--transcript", vtt, "--rep-speaker", "Tony", "--wait", "--json", "--workers", "1", ...llama]);
+    const s = run([
+      "--data-dir",
+      data,
+      "submit",
+      "--company",
+      "1",
+      "--transcript",
+      vtt,
+      "--rep-speaker",
+      "Tony",
+      "--wait",
+      "--json",
+      "--workers",
+      "1",
+      ...llama,
+    ]);
     expect(s.code).toBe(0);
     const call = JSON.parse(s.stdout);
     expect(call.processing_status).toBe("complete");

@@ -77,7 +77,10 @@ describe.skipIf(!admin)("scale-out on PostgreSQL with the compiled executable", 
       expect(JSON.parse(runBinary(["migrate", "--database-url", url, "--data-dir", dir, "--json"]).stdout).applied).toEqual([]);
 
       const db = await openPostgres(url);
-      await db.insertInto("kysely_migration" as never).values({ name: "999_from_the_future", timestamp: "2030-01-01T00:00:00.000Z" } as never).execute();
+      await db
+        .insertInto("kysely_migration" as never)
+        .values({ name: "999_from_the_future", timestamp: "2030-01-01T00:00:00.000Z" } as never)
+        .execute();
       await db.destroy();
       for (const cmd of [["serve", "--port", "0"], ["worker"]]) {
         const r = runBinary([...cmd, "--database-url", url, "--data-dir", dir, "--pipeline", "placeholder"]);

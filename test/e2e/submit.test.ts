@@ -10,10 +10,28 @@ describe("submit through the executable", () => {
     try {
       const base = ["--data-dir", dir, "--models-dir", path.join(dir, "models")];
       expect(runBinary([...base, "company", "create", "Acme"]).code).toBe(0);
-      const r = runBinary([...base, "submit", fixture("jfk.wav"), "--company", "1", "--customer-name", "Jack", "--wait", "--json", "--pipeline", "placeholder"]);
+      const r = runBinary([
+        ...base,
+        "submit",
+        fixture("jfk.wav"),
+        "--company",
+        "1",
+        "--customer-name",
+        "Jack",
+        "--wait",
+        "--json",
+        "--pipeline",
+        "placeholder",
+      ]);
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      expect(JSON.parse(r.stdout)).toMatchObject({ call_id: 1, processing_status: "complete", report_status: "ready", customer_name: "Jack", report_url: "/api/v1/calls/1/report" });
+      expect(JSON.parse(r.stdout)).toMatchObject({
+        call_id: 1,
+        processing_status: "complete",
+        report_status: "ready",
+        customer_name: "Jack",
+        report_url: "/api/v1/calls/1/report",
+      });
       const rep = runBinary([...base, "report", "1", "--json"]);
       expect(JSON.parse(rep.stdout).report.confidence_level).toBe("low");
       const bad = runBinary([...base, "submit", path.join(dir, "callreview.db"), "--company", "1"]);

@@ -15,7 +15,19 @@ describe("trackers in the executable", () => {
   afterAll(() => cleanup());
 
   it("trackers test explains built-in hits (classifier and pattern) from an empty directory", () => {
-    const r = runBinary(["trackers", "test", "builtin", "--speaker", "customer", "--text", "That's north of what we set aside, and we renewed with our current vendor in March.", "--json"], { cwd: dir });
+    const r = runBinary(
+      [
+        "trackers",
+        "test",
+        "builtin",
+        "--speaker",
+        "customer",
+        "--text",
+        "That's north of what we set aside, and we renewed with our current vendor in March.",
+        "--json",
+      ],
+      { cwd: dir },
+    );
     expect(r.code).toBe(0);
     const types = JSON.parse(r.stdout).segments[0].hits.map((h: { type: string }) => h.type);
     expect(types).toEqual(expect.arrayContaining(["price", "competitor"]));
@@ -27,11 +39,24 @@ describe("trackers in the executable", () => {
       file,
       JSON.stringify({
         trackers: [
-          { id: "objection_union", category: "objection", type: "union", speaker: "customer", examples: ["The union has to agree to any new scheduling tool.", "Our union rep needs to see this before anything changes.", "Anything touching shifts goes through the union first.", "We'd need the union on board before a trial."] },
+          {
+            id: "objection_union",
+            category: "objection",
+            type: "union",
+            speaker: "customer",
+            examples: [
+              "The union has to agree to any new scheduling tool.",
+              "Our union rep needs to see this before anything changes.",
+              "Anything touching shifts goes through the union first.",
+              "We'd need the union on board before a trial.",
+            ],
+          },
         ],
       }),
     );
-    const r = runBinary(["trackers", "test", file, "--speaker", "customer", "--text", "Honestly the union would have to sign off on that first.", "--json"], { cwd: dir });
+    const r = runBinary(["trackers", "test", file, "--speaker", "customer", "--text", "Honestly the union would have to sign off on that first.", "--json"], {
+      cwd: dir,
+    });
     expect(r.code).toBe(0);
     const hit = JSON.parse(r.stdout).segments[0].hits.find((h: { tracker: string }) => h.tracker === "objection_union");
     expect(hit).toMatchObject({ by: "classifier", source: "file", category: "objection", type: "union" });

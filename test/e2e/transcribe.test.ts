@@ -32,7 +32,9 @@ describe("live transcription through the executable (whisper addon embedded)", (
       const models = path.join(dir, "models");
       fs.mkdirSync(models);
       fs.writeFileSync(path.join(models, "for-tests-ggml-tiny.en.bin"), fs.readFileSync(fixture("for-tests-ggml-tiny.en.bin")).subarray(0, 300_000));
-      await expect(startServeBinary(["--data-dir", dir, "--models-dir", models, "--pipeline", "live"])).rejects.toThrow(/for-tests-ggml-tiny\.en\.bin is 300000 bytes/);
+      await expect(startServeBinary(["--data-dir", dir, "--models-dir", models, "--pipeline", "live"])).rejects.toThrow(
+        /for-tests-ggml-tiny\.en\.bin is 300000 bytes/,
+      );
     } finally {
       cleanup();
     }

@@ -8,7 +8,8 @@ const V3 = { ...NONE, avx: true, avx2: true, fma: true, f16c: true, bmi2: true }
 
 describe("cpu features", () => {
   it("reads the first flags line of /proc/cpuinfo text", () => {
-    const text = "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu sse2 avx f16c fma bmi1 bmi2 avx2 avx512f avx512bw\nbugs\t\t: sysret_ss_attrs\n\nprocessor\t: 1\nflags\t\t: fpu\n";
+    const text =
+      "processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu sse2 avx f16c fma bmi1 bmi2 avx2 avx512f avx512bw\nbugs\t\t: sysret_ss_attrs\n\nprocessor\t: 1\nflags\t\t: fpu\n";
     expect(parseCpuinfo(text)).toEqual({ avx: true, avx2: true, fma: true, f16c: true, bmi2: true, avx512f: true });
     // Substrings do not count: avx512vl is not avx512f, sse4_2 is not avx.
     expect(parseCpuinfo("flags\t: sse4_2 avx512vl\n")).toEqual(NONE);
@@ -21,7 +22,11 @@ describe("cpu features", () => {
       expect(f).toEqual(NONE);
       return;
     }
-    const flags = fs.readFileSync("/proc/cpuinfo", "utf8").split("\n").find((l) => l.startsWith("flags"))!.split(/\s+/);
+    const flags = fs
+      .readFileSync("/proc/cpuinfo", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("flags"))!
+      .split(/\s+/);
     expect(f.avx2).toBe(flags.includes("avx2"));
     expect(f.fma).toBe(flags.includes("fma"));
     expect(f.avx512f).toBe(flags.includes("avx512f"));
@@ -50,7 +55,9 @@ describe("whisper engine build choice", () => {
   });
 
   it("simd on a CPU without the extensions is a config error, never an illegal instruction", () => {
-    expect(() => chooseWhisperBuild("simd", { ...V3, bmi2: false })).toThrow(expect.objectContaining({ code: "invalid_config", message: expect.stringMatching(/lacks bmi2/) }));
+    expect(() => chooseWhisperBuild("simd", { ...V3, bmi2: false })).toThrow(
+      expect.objectContaining({ code: "invalid_config", message: expect.stringMatching(/lacks bmi2/) }),
+    );
     expect(chooseWhisperBuild("simd", V3).use).toBe("simd");
   });
 });

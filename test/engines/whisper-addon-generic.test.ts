@@ -23,7 +23,13 @@ describe("engine build generic: the prebuilt fallback", () => {
   it("transcribes jfk.wav with it", async () => {
     const { dir, cleanup } = tempDir();
     try {
-      const t = new WhisperTranscriber({ whisperModel: fixture("for-tests-ggml-tiny.en.bin"), vadModel: fixture("for-tests-silero-v6.2.0-ggml.bin"), threads: 2, workRoot: dir, engineBuild: "generic" });
+      const t = new WhisperTranscriber({
+        whisperModel: fixture("for-tests-ggml-tiny.en.bin"),
+        vadModel: fixture("for-tests-silero-v6.2.0-ggml.bin"),
+        threads: 2,
+        workRoot: dir,
+        engineBuild: "generic",
+      });
       const call = { id: 1, duration_seconds: 11 } as CallRow;
       const company = { id: 1, name: "x", low_score_threshold: 60, settings: {}, created_at: "", updated_at: "" } as Company;
       const out = await t.transcribe({ call, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" });

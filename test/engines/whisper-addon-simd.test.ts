@@ -18,7 +18,15 @@ const runnable = fs.existsSync(simdAddon) && missingFeatures(target.features as 
 
 /** The shared objects mapped into this process: which index.node really got loaded. */
 function mappedAddons(): string[] {
-  return [...new Set(fs.readFileSync("/proc/self/maps", "utf8").split("\n").map((l) => l.split(/\s+/).slice(5).join(" ")).filter((p) => p.endsWith("index.node")))];
+  return [
+    ...new Set(
+      fs
+        .readFileSync("/proc/self/maps", "utf8")
+        .split("\n")
+        .map((l) => l.split(/\s+/).slice(5).join(" "))
+        .filter((p) => p.endsWith("index.node")),
+    ),
+  ];
 }
 
 describe.skipIf(!runnable)("the SIMD whisper addon (built by native/build.mjs)", () => {
@@ -41,7 +49,12 @@ describe.skipIf(!runnable)("the SIMD whisper addon (built by native/build.mjs)",
   it("transcribes jfk.wav through our transcriber with it (weightless model: no words, VAD finds speech)", async () => {
     const { dir, cleanup } = tempDir();
     try {
-      const t = new WhisperTranscriber({ whisperModel: fixture("for-tests-ggml-tiny.en.bin"), vadModel: fixture("for-tests-silero-v6.2.0-ggml.bin"), threads: 2, workRoot: dir });
+      const t = new WhisperTranscriber({
+        whisperModel: fixture("for-tests-ggml-tiny.en.bin"),
+        vadModel: fixture("for-tests-silero-v6.2.0-ggml.bin"),
+        threads: 2,
+        workRoot: dir,
+      });
       const call = { id: 1, duration_seconds: 11 } as CallRow;
       const company = { id: 1, name: "x", low_score_threshold: 60, settings: {}, created_at: "", updated_at: "" } as Company;
       const out = await t.transcribe({ call, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" });

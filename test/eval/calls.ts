@@ -18,13 +18,22 @@ const scripts: Record<string, { description: string; lines: Line[]; startAt?: nu
       ["C", "Honestly it's a spreadsheet and a group chat. Every Sunday night I spend three hours fixing it, and people still show up on the wrong day."],
       ["R", "Three hours every week, that's painful. What happens when someone calls in sick?"],
       ["C", "I'm on the phone for an hour trying to find cover. It's a real headache."],
-      ["R", "So what I'm hearing is the Sunday planning and the last minute cover are the two big ones. Who else would be involved in choosing a tool like this?"],
+      [
+        "R",
+        "So what I'm hearing is the Sunday planning and the last minute cover are the two big ones. Who else would be involved in choosing a tool like this?",
+      ],
       ["C", "Just me and my business partner, and she already told me to find something."],
-      ["R", "Great. With Shiftly the rota builds itself from availability, and sick calls go out as open shifts staff can grab from their phone. Managers like you typically save about four hours a week."],
+      [
+        "R",
+        "Great. With Shiftly the rota builds itself from availability, and sick calls go out as open shifts staff can grab from their phone. Managers like you typically save about four hours a week.",
+      ],
       ["C", "Okay, that would honestly help us a lot. What does it cost for two locations?"],
       ["R", "It's six dollars per employee per month, so with your thirty staff it's a hundred eighty a month."],
       ["C", "Hmm, that's a bit more than I had in mind, to be honest."],
-      ["R", "I get that. If it saves you four hours a week plus the overtime from no-shows, most owners see it pay for itself in the first month. Does that math roughly work for you?"],
+      [
+        "R",
+        "I get that. If it saves you four hours a week plus the overtime from no-shows, most owners see it pay for itself in the first month. Does that math roughly work for you?",
+      ],
       ["C", "Yeah, when you put it like that it does. How long does it take to get everyone set up?"],
       ["R", "Usually a day. We import your staff list and I'll walk your team through the app on a short call."],
       ["C", "Alright, let's do it. Send over the agreement and I'll sign it tonight."],
@@ -38,7 +47,10 @@ const scripts: Record<string, { description: string; lines: Line[]; startAt?: nu
     lines: [
       ["R", "Hello, is this the owner? Great. I'm calling from BrightWave Solar, we're in your area this week doing free roof assessments."],
       ["C", "Okay..."],
-      ["R", "Our panels are the best on the market, top rated, and installation is fast, we handle permits, everything, it's the most popular system in the state right now."],
+      [
+        "R",
+        "Our panels are the best on the market, top rated, and installation is fast, we handle permits, everything, it's the most popular system in the state right now.",
+      ],
       ["C", "We actually rent this place, and the landlord pays the electric."],
       ["R", "Sure, sure, but a lot of renters still go solar, it's a great investment, everybody's doing it, you'd be surprised."],
       ["C", "I really don't see why we'd need it if we don't pay the bill."],
@@ -54,7 +66,10 @@ const scripts: Record<string, { description: string; lines: Line[]; startAt?: nu
       ["C", "Sure. I'll be upfront, I only have fifteen minutes."],
       ["R", "Understood. What made you take the meeting?"],
       ["C", "Our reps complain about the CRM, data entry takes forever. But I'll be honest, we've got a three year contract with Salesforce."],
-      ["R", "That makes sense. A lot of our customers run us alongside Salesforce, we sit on top and do the logging for the reps, so you don't have to rip anything out."],
+      [
+        "R",
+        "That makes sense. A lot of our customers run us alongside Salesforce, we sit on top and do the logging for the reps, so you don't have to rip anything out.",
+      ],
       ["C", "Okay. Even so, the pricing on your website looked steep for a team our size."],
       ["R", "Right."],
       ["C", "And realistically nothing new gets bought before the new fiscal year, which for us starts in April."],
@@ -110,11 +125,20 @@ const scripts: Record<string, { description: string; lines: Line[]; startAt?: nu
     lines: [
       ["R", "Hi Chris, thanks for joining. Just so you know, we record these calls for training."],
       ["C", "Mm-hm."],
-      ["R", "So I'll walk you through the platform. We started in 2015 and we now work with over four hundred logistics companies across Europe, and the product has three modules."],
+      [
+        "R",
+        "So I'll walk you through the platform. We started in 2015 and we now work with over four hundred logistics companies across Europe, and the product has three modules.",
+      ],
       ["C", "Okay."],
-      ["R", "The first one is route planning, which takes your orders and builds the routes overnight. The second module is the driver app, which gives drivers turn by turn directions and proof of delivery with photos."],
+      [
+        "R",
+        "The first one is route planning, which takes your orders and builds the routes overnight. The second module is the driver app, which gives drivers turn by turn directions and proof of delivery with photos.",
+      ],
       ["C", "Yeah."],
-      ["R", "And the third is analytics, where you see on-time rates, fuel use and cost per drop for every depot, and you can export everything to Excel or your BI tool."],
+      [
+        "R",
+        "And the third is analytics, where you see on-time rates, fuel use and cost per drop for every depot, and you can export everything to Excel or your BI tool.",
+      ],
       ["C", "Mm."],
       ["R", "We also have an API, single sign-on, and a mobile admin. Our support team is available around the clock in six languages."],
       ["C", "Okay."],
@@ -150,9 +174,15 @@ const scripts: Record<string, { description: string; lines: Line[]; startAt?: nu
       ["C", "Yes, go ahead."],
       ["R", "You asked about the balanced fund. What are you hoping the money will do for you over the next ten years?"],
       ["C", "I want it to grow, but I can't afford to lose a big chunk of it. I'm sixty-one."],
-      ["R", "That's an important point. I want to be clear that I can't guarantee any returns, every investment carries some risk, and the fund's value can go down as well as up."],
+      [
+        "R",
+        "That's an important point. I want to be clear that I can't guarantee any returns, every investment carries some risk, and the fund's value can go down as well as up.",
+      ],
       ["C", "I appreciate you saying that. What did it do last year?"],
-      ["R", "It returned about five percent last year, but past performance doesn't predict future results. I'll send you the fact sheet with the full history."],
+      [
+        "R",
+        "It returned about five percent last year, but past performance doesn't predict future results. I'll send you the fact sheet with the full history.",
+      ],
       ["C", "Okay. And what are the fees?"],
       ["R", "The ongoing charge is zero point six percent a year, with no entry fee."],
       ["C", "That seems reasonable. I'd like to invest, but I want to talk to my son first."],
@@ -247,11 +277,17 @@ function veryLong(): Line[] {
     );
   });
   lines.push(
-    ["R", "Thanks, that's a really complete picture. With Fleetwise, customers get a live tracking link automatically, and our customers typically cut inbound where-is-my-delivery calls by about sixty percent."],
+    [
+      "R",
+      "Thanks, that's a really complete picture. With Fleetwise, customers get a live tracking link automatically, and our customers typically cut inbound where-is-my-delivery calls by about sixty percent.",
+    ],
     ["C", "That would free up half my dispatchers' mornings."],
     ["R", "And planning goes from the whiteboard to an optimised plan in a couple of minutes."],
     ["C", "Alright, but I'll be honest, we looked at Samsara last year and it came in a lot cheaper than what you sent."],
-    ["R", "Fair. The difference is that we include the customer notifications and contractor tracking, which Samsara charges extra for. Can I show you the side by side?"],
+    [
+      "R",
+      "Fair. The difference is that we include the customer notifications and contractor tracking, which Samsara charges extra for. Can I show you the side by side?",
+    ],
     ["C", "Sure, send it. The other thing is timing, we're in peak season until mid January, nobody can take on a rollout before that."],
     ["R", "Understood, we'd plan the rollout for late January then. What does the approval process look like on your side?"],
     ["C", "I can approve up to fifty thousand myself, above that it goes to our COO."],

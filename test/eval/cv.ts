@@ -27,7 +27,11 @@ const arg = (name: string) => {
 const writers = (arg("writers") ?? WRITERS.join(",")).split(",");
 const only = arg("only");
 const committed = process.argv.includes("--committed");
-const opts = { epochs: arg("epochs") ? Number(arg("epochs")) : undefined, l2: arg("l2") ? Number(arg("l2")) : undefined, positiveWeight: arg("pw") ? Number(arg("pw")) : undefined };
+const opts = {
+  epochs: arg("epochs") ? Number(arg("epochs")) : undefined,
+  l2: arg("l2") ? Number(arg("l2")) : undefined,
+  positiveWeight: arg("pw") ? Number(arg("pw")) : undefined,
+};
 for (const kv of (arg("threshold") ?? "").split(",").filter(Boolean)) {
   const [category, value] = kv.split("=");
   for (const t of BUILTIN_TRACKERS) if (t.category === category || t.id === category) t.threshold = Number(value);
@@ -69,7 +73,19 @@ function pool(all: CorpusFigures[]): CorpusFigures {
       (t.tp += v.tp), (t.fp += v.fp), (t.fn += v.fn);
     }
   };
-  const out: CorpusFigures = { calls: 0, lines: 0, callLevel: {}, lineLevel: {}, breachRecall: { found: 0, expected: 0 }, cleanCalls: 0, cleanFalseAlarms: 0, disclosureRight: 0, outcomeRight: 0, nextStepRight: 0, misses: [] };
+  const out: CorpusFigures = {
+    calls: 0,
+    lines: 0,
+    callLevel: {},
+    lineLevel: {},
+    breachRecall: { found: 0, expected: 0 },
+    cleanCalls: 0,
+    cleanFalseAlarms: 0,
+    disclosureRight: 0,
+    outcomeRight: 0,
+    nextStepRight: 0,
+    misses: [],
+  };
   for (const f of all) {
     out.calls += f.calls;
     out.lines += f.lines;
@@ -87,7 +103,9 @@ function pool(all: CorpusFigures[]): CorpusFigures {
   return out;
 }
 
-console.log(committed ? "committed weights (no training)" : "leave-one-writer-out: trained on the library and the other writers' lines, scored on the writer named");
+console.log(
+  committed ? "committed weights (no training)" : "leave-one-writer-out: trained on the library and the other writers' lines, scored on the writer named",
+);
 console.log("held out  calls      obj P/R      sig P/R   breach  breach P  clean FA  discl    outc    next");
 const folds: CorpusFigures[] = [];
 for (const w of only ? [only] : writers) {

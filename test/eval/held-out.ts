@@ -18,7 +18,10 @@ const scripts: Record<string, { description: string; lines: Line[] }> = {
       ["C", "About forty thousand."],
       ["R", "Then I'd suggest the extended rebuild cover. It's an extra eleven pounds a month."],
       ["C", "Eleven a month on top of what we pay now? Money's pretty tight this year, I'm not sure we can stretch to that."],
-      ["R", "Understood. Without it, if the kitchen were damaged you'd only be covered up to the old value. Would it help if I emailed both options side by side?"],
+      [
+        "R",
+        "Understood. Without it, if the kitchen were damaged you'd only be covered up to the old value. Would it help if I emailed both options side by side?",
+      ],
       ["C", "Yes, do that. I'll have to go over it with my husband anyway, he handles the bills."],
       ["R", "Of course. I'll email them today and give you a ring on Thursday afternoon."],
       ["C", "Thursday's fine."],
@@ -29,9 +32,15 @@ const scripts: Record<string, { description: string; lines: Line[] }> = {
     lines: [
       ["R", "Hey Mike, Josh from GrowthStack! Got two minutes? Awesome."],
       ["C", "Two minutes, sure."],
-      ["R", "So our marketing suite pays for itself, honestly you literally cannot lose money with it, every client of ours has made it back in the first month."],
+      [
+        "R",
+        "So our marketing suite pays for itself, honestly you literally cannot lose money with it, every client of ours has made it back in the first month.",
+      ],
       ["C", "Every single one? That's hard to believe."],
-      ["R", "Every one. And look, the founder's discount ends at five o'clock today, after that it's double, so I really need a yes from you before we hang up."],
+      [
+        "R",
+        "Every one. And look, the founder's discount ends at five o'clock today, after that it's double, so I really need a yes from you before we hang up.",
+      ],
       ["C", "I don't make decisions like that on a cold call. And we already have an agency doing this for us."],
       ["R", "Sure but the agency is costing you way more."],
       ["C", "Maybe. Send me something and I'll look at it."],

@@ -20,13 +20,25 @@ import { detections, prf, tally, type Tally } from "./detections.js";
 import { loadSplit } from "./corpus.js";
 import { printFigures, scoreCorpus } from "./score-corpus.js";
 
-export const EVAL_COMPANY: Company = { id: 1, name: "Eval", low_score_threshold: 60, settings: {}, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" };
+export const EVAL_COMPANY: Company = {
+  id: 1,
+  name: "Eval",
+  low_score_threshold: 60,
+  settings: {},
+  created_at: "2026-01-01T00:00:00.000Z",
+  updated_at: "2026-01-01T00:00:00.000Z",
+};
 export function evalCall(id: number): CallRow {
   return { id, company_id: 1, metadata: "{}" } as unknown as CallRow;
 }
 
 export async function evaluate(analyzer: Analyzer, log = false, calls: ScriptedCall[] = CALLS, label = "scripted calls") {
-  const totals: Record<string, Tally> = { objections: { tp: 0, fp: 0, fn: 0 }, buying_signals: { tp: 0, fp: 0, fn: 0 }, compliance: { tp: 0, fp: 0, fn: 0 }, next_steps: { tp: 0, fp: 0, fn: 0 } };
+  const totals: Record<string, Tally> = {
+    objections: { tp: 0, fp: 0, fn: 0 },
+    buying_signals: { tp: 0, fp: 0, fn: 0 },
+    compliance: { tp: 0, fp: 0, fn: 0 },
+    next_steps: { tp: 0, fp: 0, fn: 0 },
+  };
   let outcomes = 0;
   let cleanFalseAlarms = 0;
   const misses: string[] = [];
@@ -53,7 +65,10 @@ export async function evaluate(analyzer: Analyzer, log = false, calls: ScriptedC
   if (log) {
     console.log(`\n${analyzer.name}: ${calls.length} ${label}`);
     console.log("category        tp  fp  fn  precision  recall  F1");
-    for (const r of rows) console.log(`${r.category.padEnd(15)} ${String(r.tp).padStart(3)} ${String(r.fp).padStart(3)} ${String(r.fn).padStart(3)}  ${r.precision.toFixed(2).padStart(9)}  ${r.recall.toFixed(2).padStart(6)}  ${r.f1.toFixed(2)}`);
+    for (const r of rows)
+      console.log(
+        `${r.category.padEnd(15)} ${String(r.tp).padStart(3)} ${String(r.fp).padStart(3)} ${String(r.fn).padStart(3)}  ${r.precision.toFixed(2).padStart(9)}  ${r.recall.toFixed(2).padStart(6)}  ${r.f1.toFixed(2)}`,
+      );
     console.log(`outcome accuracy ${outcomes}/${calls.length}; compliance false alarms on clean calls: ${cleanFalseAlarms}`);
     if (misses.length) console.log(`misses:\n  ${misses.join("\n  ")}`);
   }

@@ -8,7 +8,14 @@ import type { CallRow } from "../../src/store/schema.js";
 import { BREACH_ALERTS, corpusTranscript, expectedAlerts, type CorpusCall } from "./corpus.js";
 import { prf, type Tally } from "./detections.js";
 
-export const CORPUS_COMPANY: Company = { id: 1, name: "Eval", low_score_threshold: 60, settings: {}, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" };
+export const CORPUS_COMPANY: Company = {
+  id: 1,
+  name: "Eval",
+  low_score_threshold: 60,
+  settings: {},
+  created_at: "2026-01-01T00:00:00.000Z",
+  updated_at: "2026-01-01T00:00:00.000Z",
+};
 const callRow = (id: number) => ({ id, company_id: 1, metadata: "{}" }) as unknown as CallRow;
 
 /** A tracker hit -> the corpus label it stands for (null: a tracker the corpus does not label). */
@@ -74,7 +81,19 @@ export function groupTally(m: Record<string, Tally>, prefix: string): Tally {
 }
 
 export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new RulesAnalyzer(), company: Company = CORPUS_COMPANY): Promise<CorpusFigures> {
-  const f: CorpusFigures = { calls: calls.length, lines: 0, callLevel: {}, lineLevel: {}, breachRecall: { found: 0, expected: 0 }, cleanCalls: 0, cleanFalseAlarms: 0, disclosureRight: 0, outcomeRight: 0, nextStepRight: 0, misses: [] };
+  const f: CorpusFigures = {
+    calls: calls.length,
+    lines: 0,
+    callLevel: {},
+    lineLevel: {},
+    breachRecall: { found: 0, expected: 0 },
+    cleanCalls: 0,
+    cleanFalseAlarms: 0,
+    disclosureRight: 0,
+    outcomeRight: 0,
+    nextStepRight: 0,
+    misses: [],
+  };
   const trackers = compiledTrackers(company.settings.trackers);
   for (const [n, call] of calls.entries()) {
     const transcript = corpusTranscript(call);
@@ -86,7 +105,10 @@ export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new 
     const found = callDetections(r);
     for (const k of found) add(f.callLevel, k, expected.has(k) ? "tp" : "fp");
     for (const k of expected) if (!found.has(k)) add(f.callLevel, k, "fn");
-    const wrong = [...found].filter((k) => !expected.has(k)).map((k) => `+${k}`).concat([...expected].filter((k) => !found.has(k)).map((k) => `-${k}`));
+    const wrong = [...found]
+      .filter((k) => !expected.has(k))
+      .map((k) => `+${k}`)
+      .concat([...expected].filter((k) => !found.has(k)).map((k) => `-${k}`));
     if (wrong.length) f.misses.push(`${call.id}: ${wrong.join(" ")}`);
     for (const k of expected) {
       if (!k.startsWith("breach:")) continue;
@@ -97,7 +119,12 @@ export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new 
     // Line level, from the trackers themselves.
     const hits = detect(transcript.segments, trackers);
     call.lines.forEach((line, i) => {
-      const got = new Set(hits.filter((h) => h.segment === i).map(labelOfHit).filter((x): x is string => !!x));
+      const got = new Set(
+        hits
+          .filter((h) => h.segment === i)
+          .map(labelOfHit)
+          .filter((x): x is string => !!x),
+      );
       const want = new Set(line.labels);
       for (const k of got) add(f.lineLevel, k, want.has(k) ? "tp" : "fp");
       for (const k of want) if (!got.has(k)) add(f.lineLevel, k, "fn");
@@ -131,11 +158,16 @@ export function printFigures(split: string, f: CorpusFigures, log: (s: string) =
   };
   const header = `${"category".padEnd(30)}   tp   fp   fn  precision  recall  F1`;
   log(`\n== ${split}: ${f.calls} calls, ${f.lines} labelled lines ==`);
-  for (const [title, m] of [["per call (type detected anywhere in the call vs labelled in it)", f.callLevel], ["per line (the line a tracker fired on vs the line's labels)", f.lineLevel]] as const) {
+  for (const [title, m] of [
+    ["per call (type detected anywhere in the call vs labelled in it)", f.callLevel],
+    ["per line (the line a tracker fired on vs the line's labels)", f.lineLevel],
+  ] as const) {
     log(`\n${title}`);
     log(header);
     for (const group of ["objection:", "signal:", "breach:", ...(m === f.lineLevel ? ["next_step", "discovery_question", "disclosure"] : [])]) {
-      const keys = Object.keys(m).filter((k) => k.startsWith(group)).sort();
+      const keys = Object.keys(m)
+        .filter((k) => k.startsWith(group))
+        .sort();
       if (group.endsWith(":")) for (const k of keys) log(row(`  ${k}`, m[k]));
       log(row(group.endsWith(":") ? `${group.slice(0, -1)}s (all)` : group, sum(m, group)));
     }

@@ -27,7 +27,12 @@ export function timed(lines: Line[], startAt = 0.5): Transcript {
   const segments: TranscriptSegment[] = lines.map(([who, text]) => {
     const words = text.split(/\s+/).length;
     const d = Math.max(1.2, Math.round((words / 2.6) * 100) / 100);
-    const seg = { t_start: Math.round(t * 100) / 100, t_end: Math.round((t + d) * 100) / 100, speaker: who === "R" ? "rep" : who === "C" ? "customer" : "unknown", text };
+    const seg = {
+      t_start: Math.round(t * 100) / 100,
+      t_end: Math.round((t + d) * 100) / 100,
+      speaker: who === "R" ? "rep" : who === "C" ? "customer" : "unknown",
+      text,
+    };
     t += d + 0.6;
     return seg;
   });

@@ -44,9 +44,17 @@ describe.each(storeKinds())("webhook dispatcher on $name", (kind: StoreKind) => 
   async function endpoint(url: string, company = companyId, events?: Parameters<typeof createWebhookEndpoint>[1]["events"]) {
     return createWebhookEndpoint(s.store.db, { companyId: company, url, events }, clock.now());
   }
-  const accept = (externalId: string, company = companyId) => acceptCall(s.store.db, { companyId: company, intake: "api", fields: { external_call_id: externalId } }, clock.now());
-  const delivery = async (id?: number) => s.store.db.selectFrom("webhook_deliveries").selectAll().$if(id !== undefined, (q) => q.where("id", "=", id!)).orderBy("id").executeTakeFirstOrThrow();
-  const attempts = async (deliveryId: number) => s.store.db.selectFrom("webhook_attempts").selectAll().where("delivery_id", "=", deliveryId).orderBy("id").execute();
+  const accept = (externalId: string, company = companyId) =>
+    acceptCall(s.store.db, { companyId: company, intake: "api", fields: { external_call_id: externalId } }, clock.now());
+  const delivery = async (id?: number) =>
+    s.store.db
+      .selectFrom("webhook_deliveries")
+      .selectAll()
+      .$if(id !== undefined, (q) => q.where("id", "=", id!))
+      .orderBy("id")
+      .executeTakeFirstOrThrow();
+  const attempts = async (deliveryId: number) =>
+    s.store.db.selectFrom("webhook_attempts").selectAll().where("delivery_id", "=", deliveryId).orderBy("id").execute();
 
   it("POSTs the outbox payload bytes exactly, with the spec's headers and a signature a spec-written receiver verifies", async () => {
     const r = await receiver();
@@ -281,7 +289,11 @@ describe.each(storeKinds())("webhook dispatcher on $name", (kind: StoreKind) => 
     await d.stop();
     await s.close();
 
-    s = { ...(await createServices(testConfig(s.dir, { databaseUrl: s.config.databaseUrl }), { logger: silentLogger, clock })), dir: s.dir, dispose: s.dispose } as S;
+    s = {
+      ...(await createServices(testConfig(s.dir, { databaseUrl: s.config.databaseUrl }), { logger: silentLogger, clock })),
+      dir: s.dir,
+      dispose: s.dispose,
+    } as S;
     const dispose = s.dispose;
     s.dispose = async () => {
       await s.close();
@@ -328,7 +340,10 @@ describe.each(storeKinds())("webhook dispatcher on $name", (kind: StoreKind) => 
         expect(ids).toHaveLength(60);
         expect(new Set(ids).size).toBe(60);
       }
-      const attemptsCount = await s.store.db.selectFrom("webhook_attempts").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+      const attemptsCount = await s.store.db
+        .selectFrom("webhook_attempts")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirstOrThrow();
       expect(Number(attemptsCount.n)).toBe(120);
     } finally {
       await second.close();

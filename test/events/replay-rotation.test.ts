@@ -108,7 +108,10 @@ describe("replay and secret rotation", () => {
     expect((await removeWebhookEndpoint(s.store.db, ep.id, clock.now())).cancelled).toBe(1);
     await d.drain();
     expect(r.received).toHaveLength(0);
-    expect(await s.store.db.selectFrom("webhook_deliveries").selectAll().executeTakeFirstOrThrow()).toMatchObject({ status: "failed", last_error: "endpoint removed" });
+    expect(await s.store.db.selectFrom("webhook_deliveries").selectAll().executeTakeFirstOrThrow()).toMatchObject({
+      status: "failed",
+      last_error: "endpoint removed",
+    });
     await expect(replayDelivery(s.store.db, 1, clock.now())).rejects.toMatchObject({ code: "conflict" });
   });
 

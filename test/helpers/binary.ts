@@ -17,7 +17,10 @@ export function ensureBinary(): string {
 }
 
 /** Runs the executable to completion. */
-export function runBinary(args: string[], opts: { cwd?: string; env?: Record<string, string>; umask?: string } = {}): { code: number; stdout: string; stderr: string } {
+export function runBinary(
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string>; umask?: string } = {},
+): { code: number; stdout: string; stderr: string } {
   const [cmd, argv] = withUmask(ensureBinary(), args, opts.umask);
   const r = spawnSync(cmd, argv, { cwd: opts.cwd, env: { ...cleanEnv(), ...opts.env }, encoding: "utf8", timeout: 120_000 });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };

@@ -4,7 +4,11 @@ import { runCli } from "../../cli/program.js";
 export async function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(args, { out: (t) => void (stdout += t.endsWith("\n") ? t : `${t}\n`), err: (t) => void (stderr += t.endsWith("\n") ? t : `${t}\n`) }, env);
+  const code = await runCli(
+    args,
+    { out: (t) => void (stdout += t.endsWith("\n") ? t : `${t}\n`), err: (t) => void (stderr += t.endsWith("\n") ? t : `${t}\n`) },
+    env,
+  );
   return { code, stdout, stderr };
 }
 

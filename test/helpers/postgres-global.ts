@@ -17,7 +17,13 @@ export async function setup(project: TestProject): Promise<void> {
     project.provide("pgAdminUrl", running.adminUrl);
   } catch (e) {
     const bar = "!".repeat(78);
-    console.warn(`\n${bar}\n!! PostgreSQL could not start: every PostgreSQL variant of the store, queue,\n!! pipeline and webhook suites is SKIPPED in this run.\n!! ${String((e as Error).message).split("\n").join("\n!! ")}\n${bar}\n`);
+    console.warn(
+      `\n${bar}\n!! PostgreSQL could not start: every PostgreSQL variant of the store, queue,\n!! pipeline and webhook suites is SKIPPED in this run.\n!! ${String(
+        (e as Error).message,
+      )
+        .split("\n")
+        .join("\n!! ")}\n${bar}\n`,
+    );
     project.provide("pgAdminUrl", null);
   }
 }

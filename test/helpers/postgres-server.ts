@@ -43,7 +43,18 @@ export async function startPostgres(): Promise<RunningPostgres> {
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
     // Only on loopback; fsync off: the test server's durability is not under test, and it spares the shared disk.
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c", "max_connections=300"],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "fsync=off",
+      "-c",
+      "synchronous_commit=off",
+      "-c",
+      "full_page_writes=off",
+      "-c",
+      "max_connections=300",
+    ],
     onLog: (m: string) => void log.push(m),
     onError: (e: unknown) => void log.push(String(e)),
   });

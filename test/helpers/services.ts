@@ -21,7 +21,10 @@ export function testConfig(dataDir: string, overrides: Partial<Config> = {}): Co
 }
 
 /** Real Services on a real SQLite file in a temp dir. */
-export async function testServices(overrides: Partial<Config> = {}, opts: { clock?: Clock } = {}): Promise<Services & { dir: string; dispose: () => Promise<void> }> {
+export async function testServices(
+  overrides: Partial<Config> = {},
+  opts: { clock?: Clock } = {},
+): Promise<Services & { dir: string; dispose: () => Promise<void> }> {
   const { dir, cleanup } = tempDir();
   const services = await createServices(testConfig(dir, overrides), { logger: silentLogger, clock: opts.clock });
   return {

@@ -8,7 +8,23 @@ export function selfSignedCert(dir: string, names: string[]): { keyFile: string;
   const certFile = path.join(dir, "cert.pem");
   const r = spawnSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", keyFile, "-out", certFile, "-days", "1", "-subj", `/CN=${names[0]}`, "-addext", `subjectAltName=${names.map((n) => `DNS:${n}`).join(",")}`],
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      keyFile,
+      "-out",
+      certFile,
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${names[0]}`,
+      "-addext",
+      `subjectAltName=${names.map((n) => `DNS:${n}`).join(",")}`,
+    ],
     { encoding: "utf8" },
   );
   if (r.status !== 0) throw new Error(`openssl failed: ${r.stderr}`);

@@ -72,7 +72,11 @@ describe("POST /calls, GET /calls, GET /calls/{id}", () => {
     expect(rs.map((r) => r.status)).toEqual(Array(N).fill(201));
     expect(new Set(bodies.map((b) => b.call_id)).size).toBe(N);
     for (let i = 0; i < N; i++) {
-      const row = await h.s.store.db.selectFrom("calls").select(["external_call_id", "customer_name"]).where("id", "=", bodies[i].call_id).executeTakeFirstOrThrow();
+      const row = await h.s.store.db
+        .selectFrom("calls")
+        .select(["external_call_id", "customer_name"])
+        .where("id", "=", bodies[i].call_id)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ external_call_id: `many-${i}`, customer_name: `C${i}` });
       const jobs = await h.s.store.db.selectFrom("jobs").select("status").where("call_id", "=", bodies[i].call_id).execute();
       expect(jobs).toEqual([{ status: "queued" }]);
@@ -117,7 +121,16 @@ describe("POST /calls, GET /calls, GET /calls/{id}", () => {
     expect(b.error).toBe("validation_failed");
     expect(typeof b.message).toBe("string");
     expect(Object.keys(b.errors).sort()).toEqual(
-      ["call_started_at", "customer_email", "duration_seconds", "external_call_id", "metadata.high_value_opportunity", "recording_url", "rep_email", "surprise"].sort(),
+      [
+        "call_started_at",
+        "customer_email",
+        "duration_seconds",
+        "external_call_id",
+        "metadata.high_value_opportunity",
+        "recording_url",
+        "rep_email",
+        "surprise",
+      ].sort(),
     );
     expect(b.errors.surprise).toEqual(["unknown field"]);
     expect(await h.s.store.db.selectFrom("calls").selectAll().execute()).toHaveLength(0);
@@ -243,13 +256,16 @@ describe("POST /calls, GET /calls, GET /calls/{id}", () => {
     expect(m.has_more).toBe(false);
   });
 
-  it.each([["limit=0"], ["limit=101"], ["limit=abc"], ["limit=2.5"], ["starting_after=x"], ["starting_after=0"]])("GET /calls?%s is 422 validation_failed", async (q) => {
-    const r = await h.request(`/v1/calls?${q}`);
-    expect(r.status).toBe(422);
-    const b = await r.json();
-    expect(b.error).toBe("validation_failed");
-    expect(Object.keys(b.errors).length).toBeGreaterThan(0);
-  });
+  it.each([["limit=0"], ["limit=101"], ["limit=abc"], ["limit=2.5"], ["starting_after=x"], ["starting_after=0"]])(
+    "GET /calls?%s is 422 validation_failed",
+    async (q) => {
+      const r = await h.request(`/v1/calls?${q}`);
+      expect(r.status).toBe(422);
+      const b = await r.json();
+      expect(b.error).toBe("validation_failed");
+      expect(Object.keys(b.errors).length).toBeGreaterThan(0);
+    },
+  );
 
   it("unknown query parameters are ignored", async () => {
     await h.postJson("/v1/calls", {});

@@ -12,7 +12,8 @@ describe("POST /webhooks/inbound/generic", () => {
   const calls = () => h.s.store.db.selectFrom("calls").selectAll().orderBy("id").execute();
 
   it("maps keys, stores the raw payload byte for byte, answers only call_id and status", async () => {
-    const raw = '{ "call_id": 9876, "agent_name": "Ann",  "agent_email": "ann@x.io", "contact_name": "Bob", "from": "+15550100", "email": "bob@x.io", "recording": "https://r.example/9876.mp3", "duration": "95", "started_at": "2024-05-01T14:30:00Z", "contact_id": "C-1", "deal_id": "D-1", "source_system": "aircall", "unmapped": {"keep": ["me", 1]}, "text": "caf\u00e9 ☕" }';
+    const raw =
+      '{ "call_id": 9876, "agent_name": "Ann",  "agent_email": "ann@x.io", "contact_name": "Bob", "from": "+15550100", "email": "bob@x.io", "recording": "https://r.example/9876.mp3", "duration": "95", "started_at": "2024-05-01T14:30:00Z", "contact_id": "C-1", "deal_id": "D-1", "source_system": "aircall", "unmapped": {"keep": ["me", 1]}, "text": "caf\u00e9 ☕" }';
     const r = await h.postJson(PATH, raw);
     expect(r.status).toBe(201);
     const b = await r.json();

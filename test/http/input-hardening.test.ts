@@ -22,7 +22,11 @@ function multipart(parts: Array<{ name: string; value: Buffer; filename?: string
   const chunks: Buffer[] = [];
   for (const p of parts) {
     const disp = `form-data; name="${p.name}"${p.filename ? `; filename="${p.filename}"` : ""}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.filename ? "Content-Type: audio/wav\r\n" : ""}\r\n`), p.value, Buffer.from("\r\n"));
+    chunks.push(
+      Buffer.from(`--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.filename ? "Content-Type: audio/wav\r\n" : ""}\r\n`),
+      p.value,
+      Buffer.from("\r\n"),
+    );
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`));
   return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
@@ -38,14 +42,17 @@ describe("HTTP input hardening (in-process)", () => {
   const calls = async () => (await h.s.store.db.selectFrom("calls").select("id").execute()).length;
 
   describe("keys that name Object.prototype members", () => {
-    it.each(["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"])("POST /calls {%s: 1} is 422 validation_failed naming the key", async (key) => {
-      const r = await h.postJson("/v1/calls", `{"${key}":1}`);
-      expect(r.status).toBe(422);
-      const b = await r.json();
-      expect(b.error).toBe("validation_failed");
-      expect(Object.keys(b.errors)).toEqual([key]);
-      expect(await calls()).toBe(0);
-    });
+    it.each(["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"])(
+      "POST /calls {%s: 1} is 422 validation_failed naming the key",
+      async (key) => {
+        const r = await h.postJson("/v1/calls", `{"${key}":1}`);
+        expect(r.status).toBe(422);
+        const b = await r.json();
+        expect(b.error).toBe("validation_failed");
+        expect(Object.keys(b.errors)).toEqual([key]);
+        expect(await calls()).toBe(0);
+      },
+    );
 
     it("a `__proto__` key inside metadata is refused instead of vanishing from the stored call", async () => {
       const r = await h.postJson("/v1/calls", '{"external_call_id":"p1","metadata":{"keep":1,"__proto__":{"high_value_opportunity":true}}}');
@@ -142,7 +149,11 @@ describe("HTTP input hardening (in-process)", () => {
     const badUtf8 = Buffer.from([0x41, 0xff, 0xfe, 0x42]);
 
     it("POST /calls (unchanged behaviour, the reference)", async () => {
-      const r = await h.request("/v1/calls", { method: "POST", body: new Uint8Array(Buffer.concat([Buffer.from('{"rep_name":"'), badUtf8, Buffer.from('"}')])), headers: { "content-type": "application/json" } });
+      const r = await h.request("/v1/calls", {
+        method: "POST",
+        body: new Uint8Array(Buffer.concat([Buffer.from('{"rep_name":"'), badUtf8, Buffer.from('"}')])),
+        headers: { "content-type": "application/json" },
+      });
       expect(r.status).toBe(400);
       expect((await r.json()).error).toBe("invalid_json");
     });
@@ -173,15 +184,26 @@ describe("HTTP input hardening (in-process)", () => {
     it.each([
       ["text/vtt", (t: Buffer) => Buffer.concat([Buffer.from("WEBVTT\n\n00:00:00.000 --> 00:00:02.000\n<v Anna>"), t, Buffer.from("\n")])],
       ["application/x-subrip", (t: Buffer) => Buffer.concat([Buffer.from("1\n00:00:00,000 --> 00:00:02,000\nAnna: "), t, Buffer.from("\n")])],
-      ["application/json", (t: Buffer) => Buffer.concat([Buffer.from('{"segments":[{"speaker":"Anna","t_start":0,"t_end":2,"text":"'), t, Buffer.from('"}]}')])],
+      [
+        "application/json",
+        (t: Buffer) => Buffer.concat([Buffer.from('{"segments":[{"speaker":"Anna","t_start":0,"t_end":2,"text":"'), t, Buffer.from('"}]}')]),
+      ],
     ])("a %s transcript import, with nothing stored", async (type, make) => {
       const created = await (await h.postJson("/v1/calls", { external_call_id: `u-${type}` })).json();
-      const r = await h.request(`/v1/calls/${created.call_id}/transcript?rep_speaker=Anna`, { method: "POST", body: new Uint8Array(make(badUtf8)), headers: { "content-type": type } });
+      const r = await h.request(`/v1/calls/${created.call_id}/transcript?rep_speaker=Anna`, {
+        method: "POST",
+        body: new Uint8Array(make(badUtf8)),
+        headers: { "content-type": type },
+      });
       expect(r.status).toBe(400);
       expect((await r.json()).error).toBe("invalid_json");
       expect(await h.s.store.db.selectFrom("transcripts").select("id").execute()).toEqual([]);
       // The same document with valid text is accepted: the refusal is about the bytes only.
-      const ok = await h.request(`/v1/calls/${created.call_id}/transcript?rep_speaker=Anna`, { method: "POST", body: new Uint8Array(make(Buffer.from("Grüße"))), headers: { "content-type": type } });
+      const ok = await h.request(`/v1/calls/${created.call_id}/transcript?rep_speaker=Anna`, {
+        method: "POST",
+        body: new Uint8Array(make(Buffer.from("Grüße"))),
+        headers: { "content-type": type },
+      });
       expect(ok.status).toBe(202);
     });
   });
@@ -203,7 +225,11 @@ describe("HTTP input hardening (in-process)", () => {
 
   describe("request framing and methods", () => {
     it.each(["5, 7", "26, 26", "abc", "-1"])("Content-Length %j is 400 bad_request in the JSON error shape", async (length) => {
-      const r = await h.app.request("/v1/calls", { method: "POST", body: '{"external_call_id":"cl"}', headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json", "content-length": length } });
+      const r = await h.app.request("/v1/calls", {
+        method: "POST",
+        body: '{"external_call_id":"cl"}',
+        headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json", "content-length": length },
+      });
       expect(r.status).toBe(400);
       expect(await r.json()).toEqual({ error: "bad_request", message: expect.any(String) });
       expect(await calls()).toBe(0);

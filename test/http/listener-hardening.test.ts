@@ -59,7 +59,10 @@ describe("Node listener: refusals, interrupted bodies, temp files, shutdown", ()
     const body = '{"external_call_id":"smuggle"}';
     for (const second of [String(body.length), "5"]) {
       const answer = parseRaw(
-        await rawExchange(port, `POST /v1/calls HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nContent-Length: ${second}\r\n\r\n${body}`),
+        await rawExchange(
+          port,
+          `POST /v1/calls HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nContent-Length: ${second}\r\n\r\n${body}`,
+        ),
       );
       expect(answer.status).toBe(400);
       expect(answer.headers).toContain("content-type: application/json");
@@ -121,23 +124,29 @@ describe("Node listener shutdown", () => {
   it.each([
     ["an upload", "multipart/form-data; boundary=B", '--B\r\nContent-Disposition: form-data; name="file"; filename="a.wav"\r\n\r\nRIFF'],
     ["a JSON body", "application/json", '{"rep_name":"x'],
-  ])("close() completes while a client holds %s half-sent, and no temp file is left", async (_what, type, partial) => {
-    const s = await testServices({ port: 0 });
-    const company = await createCompany(s.store.db, { name: "Acme" });
-    const key = (await createApiKey(s.store.db, { companyId: company.id })).key;
-    const listener = await listen(createApp(s).fetch, { host: "127.0.0.1", port: 0, shutdownGraceMs: 300 });
-    const sock = net.connect(listener.port, "127.0.0.1");
-    sock.on("error", () => undefined);
-    // Read whatever comes (an early refusal), so the close is seen.
-    sock.resume();
-    const closed = new Promise<void>((r) => sock.on("close", () => r()));
-    sock.write(`POST ${type.startsWith("multipart") ? "/v1/uploads" : "/v1/calls"} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${type}\r\nContent-Length: 100000\r\n\r\n${partial}`);
-    // The client keeps the connection open and sends nothing more.
-    await new Promise((r) => setTimeout(r, 200));
-    await listener.close();
-    await closed;
-    const tmp = audioTempDir(s.dir);
-    await until(() => !fs.existsSync(tmp) || fs.readdirSync(tmp).length === 0, "temp files removed");
-    await s.dispose();
-  }, 20_000);
+  ])(
+    "close() completes while a client holds %s half-sent, and no temp file is left",
+    async (_what, type, partial) => {
+      const s = await testServices({ port: 0 });
+      const company = await createCompany(s.store.db, { name: "Acme" });
+      const key = (await createApiKey(s.store.db, { companyId: company.id })).key;
+      const listener = await listen(createApp(s).fetch, { host: "127.0.0.1", port: 0, shutdownGraceMs: 300 });
+      const sock = net.connect(listener.port, "127.0.0.1");
+      sock.on("error", () => undefined);
+      // Read whatever comes (an early refusal), so the close is seen.
+      sock.resume();
+      const closed = new Promise<void>((r) => sock.on("close", () => r()));
+      sock.write(
+        `POST ${type.startsWith("multipart") ? "/v1/uploads" : "/v1/calls"} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: ${type}\r\nContent-Length: 100000\r\n\r\n${partial}`,
+      );
+      // The client keeps the connection open and sends nothing more.
+      await new Promise((r) => setTimeout(r, 200));
+      await listener.close();
+      await closed;
+      const tmp = audioTempDir(s.dir);
+      await until(() => !fs.existsSync(tmp) || fs.readdirSync(tmp).length === 0, "temp files removed");
+      await s.dispose();
+    },
+    20_000,
+  );
 });

@@ -22,7 +22,11 @@ describe("OpenAPI document, /docs and error handling", () => {
     expect(res.errors ?? []).toEqual([]);
     expect(res.valid).toBe(true);
 
-    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) => Object.keys(item).filter((m) => m !== "servers" && m !== "parameters").map((m) => `${m.toUpperCase()} ${p}`));
+    const ops = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, item]) =>
+      Object.keys(item)
+        .filter((m) => m !== "servers" && m !== "parameters")
+        .map((m) => `${m.toUpperCase()} ${p}`),
+    );
     for (const op of [
       "POST /calls",
       "GET /calls",
@@ -67,7 +71,14 @@ describe("OpenAPI document, /docs and error handling", () => {
     const { OpenAPIHono } = await import("@hono/zod-openapi");
     const v1 = new OpenAPIHono<any>();
     registerV1Routes(v1);
-    v1.openapi(createRoute({ method: "get", path: "/extra", responses: { 200: { description: "x", content: { "application/json": { schema: z.object({ ok: z.boolean() }) } } } } }), (c) => c.json({ ok: true }));
+    v1.openapi(
+      createRoute({
+        method: "get",
+        path: "/extra",
+        responses: { 200: { description: "x", content: { "application/json": { schema: z.object({ ok: z.boolean() }) } } } },
+      }),
+      (c) => c.json({ ok: true }),
+    );
     const doc = buildOpenApiDocument(v1, new OpenAPIHono<any>());
     expect(Object.keys(doc.paths ?? {})).toEqual(expect.arrayContaining(["/calls", "/extra"]));
   });
@@ -78,7 +89,17 @@ describe("OpenAPI document, /docs and error handling", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toMatch(/text\/html/);
     const html = await r.text();
-    for (const s of ["/api/v1/calls/{id}/report", "/api/v1/uploads", "/webhooks/inbound/generic", "CallSubmission", "report_not_ready", "rate_limited", "X-Api-Key", "confidence_level", "agent_email"]) {
+    for (const s of [
+      "/api/v1/calls/{id}/report",
+      "/api/v1/uploads",
+      "/webhooks/inbound/generic",
+      "CallSubmission",
+      "report_not_ready",
+      "rate_limited",
+      "X-Api-Key",
+      "confidence_level",
+      "agent_email",
+    ]) {
       expect(html).toContain(s);
     }
     // Air-gapped: nothing loaded from elsewhere.

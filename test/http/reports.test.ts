@@ -7,8 +7,18 @@ import { BASES, apiHarness, type ApiHarness } from "../helpers/api.js";
 const REPORT = {
   overall_score: 72,
   score_breakdown: {
-    rapport: 7, discovery: 6, needs_analysis: 6, value_articulation: 7, objection_handling: 5, active_listening: 8,
-    talk_ratio: 6, next_steps: 7, qualification: 6, pricing_confidence: 5, closing: 6, compliance: 9,
+    rapport: 7,
+    discovery: 6,
+    needs_analysis: 6,
+    value_articulation: 7,
+    objection_handling: 5,
+    active_listening: 8,
+    talk_ratio: 6,
+    next_steps: 7,
+    qualification: 6,
+    pricing_confidence: 5,
+    closing: 6,
+    compliance: 9,
   },
   summary: "The rep walked the customer through pricing and agreed a follow-up.",
   call_outcome: "follow_up_scheduled",
@@ -61,7 +71,13 @@ describe("GET /calls/{id}/report and POST /calls/{id}/reprocess", () => {
     const b = await r.json();
     expect(b).toEqual({ call_id: callId, report: validateReport(REPORT) });
     const call = await (await h.request(`${base}/calls/${callId}`)).json();
-    expect(call).toMatchObject({ processing_status: "complete", report_status: "ready", overall_score: 72, outcome: "follow_up_scheduled", report_url: `/api/v1/calls/${callId}/report` });
+    expect(call).toMatchObject({
+      processing_status: "complete",
+      report_status: "ready",
+      overall_score: 72,
+      outcome: "follow_up_scheduled",
+      report_url: `/api/v1/calls/${callId}/report`,
+    });
   });
 
   it("404 not_found for unknown, non-integer and other companies' calls", async () => {

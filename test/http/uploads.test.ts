@@ -45,7 +45,16 @@ describe("POST /uploads and POST /calls/{id}/audio", () => {
     expect(b).toEqual({ call_id: expect.any(Number), status: "received", processing_status_url: `/api/v1/calls/${b.call_id}` });
     expect("report_url" in b).toBe(false);
     const row = (await calls())[0];
-    expect(row).toMatchObject({ intake: "upload", audio_sha256: sha(data), audio_format: "wav", audio_bytes: data.length, rep_name: "Ann", customer_name: "Bob", duration_seconds: 11, processing_status: "queued" });
+    expect(row).toMatchObject({
+      intake: "upload",
+      audio_sha256: sha(data),
+      audio_format: "wav",
+      audio_bytes: data.length,
+      rep_name: "Ann",
+      customer_name: "Bob",
+      duration_seconds: 11,
+      processing_status: "queued",
+    });
     expect(fs.readFileSync(audioPath(h.s.config.dataDir, sha(data))).equals(data)).toBe(true);
     expect(storedFiles(h.s.config.dataDir)).toHaveLength(1);
   });
@@ -187,7 +196,11 @@ describe("POST /uploads and POST /calls/{id}/audio", () => {
     it("404 for unknown, non-integer and other companies' calls; no_file and invalid_file as for uploads", async () => {
       const { call_id } = await (await h.postJson("/v1/calls", {})).json();
       const other = await h.newCompanyKey();
-      for (const [id, key] of [[call_id, other.key], [999, h.key], ["nope", h.key]] as const) {
+      for (const [id, key] of [
+        [call_id, other.key],
+        [999, h.key],
+        ["nope", h.key],
+      ] as const) {
         const r = await attach(id, form({ file: { data: wav(), name: "a.wav" } }), key);
         expect(r.status).toBe(404);
         expect((await r.json()).error).toBe("not_found");

@@ -58,7 +58,12 @@ describe("inbound webhook key mapping (spec 4.8)", () => {
   });
 
   it("numeric ids, phones and names become strings", () => {
-    expect(fieldsOf({ id: 12345, phone: 15551234, contact_id: 7, deal_id: 8.5 })).toMatchObject({ external_call_id: "12345", customer_phone: "15551234", crm_contact_id: "7", crm_deal_id: "8.5" });
+    expect(fieldsOf({ id: 12345, phone: 15551234, contact_id: 7, deal_id: 8.5 })).toMatchObject({
+      external_call_id: "12345",
+      customer_phone: "15551234",
+      crm_contact_id: "7",
+      crm_deal_id: "8.5",
+    });
   });
 
   it("duration: numbers and numeric strings, rounded to seconds", () => {
@@ -91,7 +96,9 @@ describe("inbound webhook key mapping (spec 4.8)", () => {
     });
     expect(m.ok).toBe(false);
     if (m.ok) return;
-    expect(Object.keys(m.errors).sort()).toEqual(["agent_email", "agent_name", "audio_url", "call_id", "duration", "email", "metadata.high_value_opportunity", "source_system", "started_at"].sort());
+    expect(Object.keys(m.errors).sort()).toEqual(
+      ["agent_email", "agent_name", "audio_url", "call_id", "duration", "email", "metadata.high_value_opportunity", "source_system", "started_at"].sort(),
+    );
   });
 
   it("a bad lower-priority key is ignored when a higher one is present", () => {

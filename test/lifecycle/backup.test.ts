@@ -85,7 +85,9 @@ describe("callreview backup / restore", () => {
     expect((await run(data, "backup", backup)).code).toBe(0);
 
     const audioDir = path.join(data, "audio");
-    const stored = (fs.readdirSync(audioDir, { recursive: true }) as string[]).map((p) => path.join(audioDir, p)).find((p) => fs.statSync(p).isFile() && /[0-9a-f]{64}$/.test(p))!;
+    const stored = (fs.readdirSync(audioDir, { recursive: true }) as string[])
+      .map((p) => path.join(audioDir, p))
+      .find((p) => fs.statSync(p).isFile() && /[0-9a-f]{64}$/.test(p))!;
     fs.appendFileSync(stored, "tampered");
     const broken = path.join(root, "bk2");
     const r = await run(data, "backup", broken);

@@ -131,11 +131,23 @@ describe("DELETE /v1/calls/{id}", () => {
     const delivered = await db.selectFrom("webhook_deliveries").select(["id", "event_row_id"]).where("status", "=", "delivered").execute();
     expect(delivered.length).toBeGreaterThan(2);
     // Make one of them unsent again, as if its receiver had failed.
-    await db.updateTable("webhook_deliveries").set({ status: "retrying", next_attempt_at: "2999-01-01T00:00:00.000Z" }).where("id", "=", delivered[0].id).execute();
+    await db
+      .updateTable("webhook_deliveries")
+      .set({ status: "retrying", next_attempt_at: "2999-01-01T00:00:00.000Z" })
+      .where("id", "=", delivered[0].id)
+      .execute();
 
     expect((await h.request(`/v1/calls/${id}`, { method: "DELETE", key: deleteKey })).status).toBe(204);
     expect(await db.selectFrom("webhook_deliveries").select("id").where("id", "=", delivered[0].id).execute()).toEqual([]);
-    const kept = await db.selectFrom("events").select(["id", "payload"]).where("id", "in", delivered.slice(1).map((d) => d.event_row_id)).execute();
+    const kept = await db
+      .selectFrom("events")
+      .select(["id", "payload"])
+      .where(
+        "id",
+        "in",
+        delivered.slice(1).map((d) => d.event_row_id),
+      )
+      .execute();
     expect(kept).toHaveLength(delivered.length - 1);
     for (const e of kept) expect(JSON.parse(e.payload).data).toEqual({ call_id: id, erased: true });
   });
@@ -154,7 +166,11 @@ describe("DELETE /v1/calls/{id}", () => {
     expect((await h.request(`/v1/calls/abc`, { method: "DELETE", key: deleteKey })).status).toBe(404);
 
     // A worker claims the job: 409 conflict with the status, nothing erased.
-    await h.s.store.db.updateTable("jobs").set({ status: "running", locked_by: "w", locked_until: "2999-01-01T00:00:00.000Z" }).where("call_id", "=", id).execute();
+    await h.s.store.db
+      .updateTable("jobs")
+      .set({ status: "running", locked_by: "w", locked_until: "2999-01-01T00:00:00.000Z" })
+      .where("call_id", "=", id)
+      .execute();
     const busy = await h.request(`/api/v1/calls/${id}`, { method: "DELETE", key: deleteKey });
     expect(busy.status).toBe(409);
     expect(await busy.json()).toMatchObject({ error: "conflict", status: "queued" });

@@ -17,7 +17,18 @@ describe("calls delete / calls purge / audit list (CLI)", () => {
 
   it("delete needs --yes, erases the call and its words, and the audit trail shows who did it", async () => {
     await run("company", "create", "Acme");
-    const sub = await run("submit", fixture("jfk.wav"), "--company", "1", "--customer-name", "Persephone Quillfeather", "--wait", "--json", "--pipeline", "placeholder");
+    const sub = await run(
+      "submit",
+      fixture("jfk.wav"),
+      "--company",
+      "1",
+      "--customer-name",
+      "Persephone Quillfeather",
+      "--wait",
+      "--json",
+      "--pipeline",
+      "placeholder",
+    );
     expect(sub.code).toBe(0);
     expect((await run("report", "1")).code).toBe(0);
     expect(filesContaining(dir, "Persephone Quillfeather").length).toBeGreaterThan(0);
@@ -81,7 +92,13 @@ describe("calls delete / calls purge / audit list (CLI)", () => {
     const hook = json((await run("webhook", "add", "--company", "1", "--url", "http://127.0.0.1:9/hook?token=abc", "--json")).stdout);
     await run("webhook", "rotate-secret", String(hook.id));
     const audit = json((await run("audit", "list", "--json")).stdout);
-    expect(audit.map((e: { action: string }) => e.action)).toEqual(["webhook.rotate_secret", "webhook.add", "api_key.revoke", "api_key.create", "api_key.create"]);
+    expect(audit.map((e: { action: string }) => e.action)).toEqual([
+      "webhook.rotate_secret",
+      "webhook.add",
+      "api_key.revoke",
+      "api_key.create",
+      "api_key.create",
+    ]);
     const all = JSON.stringify(audit);
     for (const secret of [plain.key, eraser.key, hook.secret, "token=abc"]) expect(all).not.toContain(secret);
     expect(all).toContain(plain.public_id);

@@ -34,7 +34,9 @@ describe.skipIf(pgKinds.length === 0).each(pgKinds)("lifecycle on $name", (kind:
     const payloads = await s.store.db.selectFrom("events").select("payload").execute();
     expect(payloads.filter((p) => p.payload.includes("Jane Roe"))).toEqual([]);
     expect(await s.store.db.selectFrom("events").select("type").where("type", "=", "call.deleted").execute()).toHaveLength(1);
-    expect(await s.store.db.selectFrom("audit_log").select(["action", "call_id"]).where("action", "=", "call.delete").execute()).toEqual([{ action: "call.delete", call_id: call.id }]);
+    expect(await s.store.db.selectFrom("audit_log").select(["action", "call_id"]).where("action", "=", "call.delete").execute()).toEqual([
+      { action: "call.delete", call_id: call.id },
+    ]);
     // The deleted event is queued for fan-out like any other.
     expect((await fanOutBatch(s.store.db, new Date())).events).toBe(1);
   });

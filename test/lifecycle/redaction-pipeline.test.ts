@@ -90,7 +90,23 @@ describe("company update --redact and submit --transcript (CLI)", () => {
 
     const file = path.join(dir, "call.vtt");
     fs.writeFileSync(file, VTT.replace("expiry twelve twenty six.", "mail me at ben@example.com"));
-    const sub = await cli(["--data-dir", dir, "--models-dir", path.join(dir, "models"), "submit", "--transcript", file, "--rep-speaker", "Anna", "--company", "1", "--wait", "--json", "--pipeline", "placeholder"]);
+    const sub = await cli([
+      "--data-dir",
+      dir,
+      "--models-dir",
+      path.join(dir, "models"),
+      "submit",
+      "--transcript",
+      file,
+      "--rep-speaker",
+      "Anna",
+      "--company",
+      "1",
+      "--wait",
+      "--json",
+      "--pipeline",
+      "placeholder",
+    ]);
     expect(sub.stderr).toBe("");
     const shown = await cli(["--data-dir", dir, "calls", "show", "1", "--transcript", "--json"]);
     const text = JSON.stringify(json(shown.stdout).transcript);

@@ -17,7 +17,12 @@ import { silentLogger } from "../../src/logger.js";
 import { testConfig, testServices, tempDir } from "../helpers/services.js";
 
 const DAY = 86_400_000;
-const TRANSCRIPT = { segments: [{ t_start: 0, t_end: 3, speaker: "rep", text: "Hi, this call is being recorded." }], metrics: null, language: "en", model: "imported" };
+const TRANSCRIPT = {
+  segments: [{ t_start: 0, t_end: 3, speaker: "rep", text: "Hi, this call is being recorded." }],
+  metrics: null,
+  language: "en",
+  model: "imported",
+};
 
 describe("retention policies", () => {
   const clock = manualClock("2030-01-01T00:00:00.000Z");
@@ -30,7 +35,8 @@ describe("retention policies", () => {
 
   async function call(companyId: number, external: string, withAudio: boolean) {
     const audio = withAudio ? await storeAudioFile(s.config.dataDir, fixture("jfk.wav"), { maxBytes: 50 << 20 }) : undefined;
-    const id = (await acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: external }, transcript: TRANSCRIPT, audio }, clock.now())).call.id;
+    const id = (await acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: external }, transcript: TRANSCRIPT, audio }, clock.now()))
+      .call.id;
     while (await runOnce(s)) {}
     return { id, sha: audio?.sha256 };
   }
@@ -110,7 +116,9 @@ describe("retention through the CLI", () => {
       await s.close();
     }
     const doctor = json((await cli(["--data-dir", dir, "--models-dir", path.join(dir, "models"), "doctor", "--json"])).stdout);
-    expect(doctor.retention).toEqual([{ company_id: 1, policy: { audio_days: 30, transcripts_days: null, calls_days: 365 }, due: { audio: 0, transcripts: 0, calls: 1 } }]);
+    expect(doctor.retention).toEqual([
+      { company_id: 1, policy: { audio_days: 30, transcripts_days: null, calls_days: 365 }, due: { audio: 0, transcripts: 0, calls: 1 } },
+    ]);
     const r = await cli(["--data-dir", dir, "retention", "run", "--json"]);
     expect(r.stderr).toBe("");
     expect(json(r.stdout).companies[0]).toMatchObject({ company_id: 1, calls_erased: 1 });

@@ -44,7 +44,16 @@ describe("download policy", () => {
   }
 
   it("denies link-local and cloud metadata addresses by default, however they are spelled", async () => {
-    for (const host of ["169.254.169.254", "169.254.1.2", "[::ffff:169.254.169.254]", "[::ffff:a9fe:a9fe]", "[fd00:ec2::254]", "100.100.100.200", "[fe80::1]", "0.0.0.0"]) {
+    for (const host of [
+      "169.254.169.254",
+      "169.254.1.2",
+      "[::ffff:169.254.169.254]",
+      "[::ffff:a9fe:a9fe]",
+      "[fd00:ec2::254]",
+      "100.100.100.200",
+      "[fe80::1]",
+      "0.0.0.0",
+    ]) {
       const e = await blocked(`http://${host}/latest/meta-data/`);
       expect(e.message).toMatch(/denied by default/);
     }
@@ -52,7 +61,8 @@ describe("download policy", () => {
 
   it("allows private ranges and loopback by default (PBXs live there)", () => {
     const p = new DownloadPolicy();
-    for (const a of ["10.1.2.3", "172.16.0.9", "192.168.1.10", "127.0.0.1", "::1", "fc00::1", "100.64.0.1"]) expect(p.check("pbx.local", a, 80)).toEqual({ allowed: true });
+    for (const a of ["10.1.2.3", "172.16.0.9", "192.168.1.10", "127.0.0.1", "::1", "fc00::1", "100.64.0.1"])
+      expect(p.check("pbx.local", a, 80)).toEqual({ allowed: true });
   });
 
   it("checks the address a name resolves to, not the name", async () => {
@@ -152,7 +162,10 @@ describe("credentials in recording_url", () => {
       const row = await s.store.db.selectFrom("calls").selectAll().where("id", "=", call.id).executeTakeFirstOrThrow();
       expect(row.recording_url).toBe(`${server.url}/auth/rec.wav`);
       expect(row.audio_format).toBe("wav");
-      const everything = JSON.stringify(await s.store.db.selectFrom("calls").selectAll().execute()) + JSON.stringify(await s.store.db.selectFrom("events").selectAll().execute()) + JSON.stringify(await s.store.db.selectFrom("jobs").selectAll().execute());
+      const everything =
+        JSON.stringify(await s.store.db.selectFrom("calls").selectAll().execute()) +
+        JSON.stringify(await s.store.db.selectFrom("events").selectAll().execute()) +
+        JSON.stringify(await s.store.db.selectFrom("jobs").selectAll().execute());
       expect(everything).not.toContain("s3cr");
     } finally {
       await s.dispose();
@@ -163,11 +176,18 @@ describe("credentials in recording_url", () => {
     const s = await testServices({ retryBaseMs: 0 });
     try {
       const companyId = (await createCompany(s.store.db, { name: "A" })).id;
-      const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: { recording_url: `${server.url.replace("http://", "http://rec:wrongpass@")}/auth/rec.wav` } });
+      const { call } = await acceptCall(s.store.db, {
+        companyId,
+        intake: "api",
+        fields: { recording_url: `${server.url.replace("http://", "http://rec:wrongpass@")}/auth/rec.wav` },
+      });
       for (let i = 0; i < 10; i++) if ((await runOnce(s))?.result === "failed") break;
       const row = await s.store.db.selectFrom("calls").selectAll().where("id", "=", call.id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ processing_status: "failed", failure_reason: "download_failed", failure_detail: "HTTP 401" });
-      const text = JSON.stringify(await s.store.db.selectFrom("jobs").selectAll().execute()) + JSON.stringify(await s.store.db.selectFrom("call_history").selectAll().execute()) + JSON.stringify(await s.store.db.selectFrom("events").selectAll().execute());
+      const text =
+        JSON.stringify(await s.store.db.selectFrom("jobs").selectAll().execute()) +
+        JSON.stringify(await s.store.db.selectFrom("call_history").selectAll().execute()) +
+        JSON.stringify(await s.store.db.selectFrom("events").selectAll().execute());
       expect(text).toContain("HTTP 401");
       expect(text).not.toContain("wrongpass");
     } finally {
@@ -185,7 +205,11 @@ describe("download policy in serve", () => {
     try {
       const companyId = (await createCompany(running.services.store.db, { name: "A" })).id;
       const ownPort = running.listener.port;
-      const { call } = await acceptCall(running.services.store.db, { companyId, intake: "api", fields: { recording_url: `http://localhost:${ownPort}/healthz` } });
+      const { call } = await acceptCall(running.services.store.db, {
+        companyId,
+        intake: "api",
+        fields: { recording_url: `http://localhost:${ownPort}/healthz` },
+      });
       for (let i = 0; i < 200; i++) {
         const row = await running.services.store.db.selectFrom("calls").selectAll().where("id", "=", call.id).executeTakeFirstOrThrow();
         if (row.processing_status === "failed") {

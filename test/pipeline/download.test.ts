@@ -131,8 +131,17 @@ describe("download inside the pipeline", () => {
       const row = await s.store.db.selectFrom("calls").selectAll().where("id", "=", call.id).executeTakeFirstOrThrow();
       expect(row).toMatchObject({ processing_status: "failed", failure_reason: "download_failed", failure_detail: "HTTP 404", report_status: "pending" });
       // The client sees the detail in the Call resource of the call.failed event too.
-      const failed = await s.store.db.selectFrom("events").selectAll().where("call_id", "=", call.id).where("type", "=", "call.failed").executeTakeFirstOrThrow();
-      expect(JSON.parse(failed.payload).data).toMatchObject({ failure_reason: "download_failed", failure_detail: "HTTP 404", call: { failure_reason: "download_failed", failure_detail: "HTTP 404" } });
+      const failed = await s.store.db
+        .selectFrom("events")
+        .selectAll()
+        .where("call_id", "=", call.id)
+        .where("type", "=", "call.failed")
+        .executeTakeFirstOrThrow();
+      expect(JSON.parse(failed.payload).data).toMatchObject({
+        failure_reason: "download_failed",
+        failure_detail: "HTTP 404",
+        call: { failure_reason: "download_failed", failure_detail: "HTTP 404" },
+      });
       const job = await s.store.db.selectFrom("jobs").selectAll().where("call_id", "=", call.id).executeTakeFirstOrThrow();
       expect(job.last_error).toMatch(/HTTP 404/);
     } finally {

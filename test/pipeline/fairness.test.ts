@@ -58,10 +58,9 @@ describe("fairness between companies", () => {
     stalled = await startStalledServer();
     audio = await startAudioServer(fixture("jfk.wav"));
     // Defaults for workers, download slots and the company cap; timeouts so long that nothing of A ends during the test.
-    running = await startService(
-      testConfig(dir, { port: 0, downloadConnectTimeoutMs: 600_000, downloadIdleTimeoutMs: 600_000, downloadTimeoutMs: 600_000 }),
-      { logger: silentLogger },
-    );
+    running = await startService(testConfig(dir, { port: 0, downloadConnectTimeoutMs: 600_000, downloadIdleTimeoutMs: 600_000, downloadTimeoutMs: 600_000 }), {
+      logger: silentLogger,
+    });
   });
   afterEach(async () => {
     await running.stop();
@@ -77,7 +76,11 @@ describe("fairness between companies", () => {
   }
 
   async function submit(key: string, body: Record<string, unknown>): Promise<number> {
-    const res = await fetch(`${running.url}/v1/calls`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(`${running.url}/v1/calls`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
     expect(res.status).toBe(201);
     return (await res.json()).call_id;
   }

@@ -70,7 +70,11 @@ describe("live pipeline with the whisper transcriber", () => {
 
   it("/healthz names the transcription and VAD models, keeping status/version/pipeline", async () => {
     const body = await (await createApp(s).request("/healthz")).json();
-    expect(body).toMatchObject({ status: "ok", pipeline: "live", transcription: { whisper_model: "for-tests-ggml-tiny.en.bin", vad_model: "for-tests-silero-v6.2.0-ggml.bin" } });
+    expect(body).toMatchObject({
+      status: "ok",
+      pipeline: "live",
+      transcription: { whisper_model: "for-tests-ggml-tiny.en.bin", vad_model: "for-tests-silero-v6.2.0-ggml.bin" },
+    });
     expect(typeof body.version).toBe("string");
   });
 

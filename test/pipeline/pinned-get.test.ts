@@ -45,7 +45,11 @@ describe("pinnedGet (the download's HTTP client)", () => {
   it("connects to the given address, whatever the name would resolve to, and sends the name as Host", async () => {
     const srv = await rawServer((_req, s) => s.end("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"));
     closers.push(srv.close);
-    const res = await pinnedGet(new URL(`http://recordings.invalid:${srv.port}/a/b.wav?x=1`), { address: "127.0.0.1", headers: { "User-Agent": "t" }, signal: signal() });
+    const res = await pinnedGet(new URL(`http://recordings.invalid:${srv.port}/a/b.wav?x=1`), {
+      address: "127.0.0.1",
+      headers: { "User-Agent": "t" },
+      signal: signal(),
+    });
     expect(res.status).toBe(200);
     expect(await bodyText(res.body)).toBe("hello");
     expect(srv.requests[0]).toMatch(/^GET \/a\/b\.wav\?x=1 HTTP\/1\.1\r\n/);
@@ -84,7 +88,9 @@ describe("pinnedGet (the download's HTTP client)", () => {
   it("rejects what is not HTTP/1.x and conflicting lengths", async () => {
     const junk = await rawServer((_req, s) => s.end("SSH-2.0-OpenSSH\r\n\r\n"));
     closers.push(junk.close);
-    await expect(pinnedGet(new URL(`http://127.0.0.1:${junk.port}/`), { address: "127.0.0.1", headers: {}, signal: signal() })).rejects.toThrow(/not an HTTP\/1.x response/);
+    await expect(pinnedGet(new URL(`http://127.0.0.1:${junk.port}/`), { address: "127.0.0.1", headers: {}, signal: signal() })).rejects.toThrow(
+      /not an HTTP\/1.x response/,
+    );
     const two = await rawServer((_req, s) => s.end("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd"));
     closers.push(two.close);
     const res = await pinnedGet(new URL(`http://127.0.0.1:${two.port}/`), { address: "127.0.0.1", headers: {}, signal: signal() });

@@ -107,7 +107,12 @@ describe("placeholder analyzer", () => {
         const metadata = high ? JSON.stringify({ ...JSON.parse(c.metadata), high_value_opportunity: true }) : c.metadata;
         const call = { ...c, metadata, id: 1, company_id: 1 } as unknown as CallRow;
         const r = placeholderReport(call);
-        const effective = c.duration_seconds && c.duration_seconds > 0 ? c.duration_seconds : c.call_started_at && c.call_ended_at ? Math.max(0, Math.floor((Date.parse(c.call_ended_at) - Date.parse(c.call_started_at)) / 1000)) : 0;
+        const effective =
+          c.duration_seconds && c.duration_seconds > 0
+            ? c.duration_seconds
+            : c.call_started_at && c.call_ended_at
+              ? Math.max(0, Math.floor((Date.parse(c.call_ended_at) - Date.parse(c.call_started_at)) / 1000))
+              : 0;
         expectConsistent(r, { duration_seconds: effective });
         if (high) expect(r.manager_review_required).toBe(true);
         expect(JSON.stringify(placeholderReport({ ...call, id: 99, created_at: "x" } as CallRow))).toBe(JSON.stringify(r));

@@ -29,14 +29,27 @@ describe("computeTalkMetrics", () => {
   });
 
   it("a long pause ends a monologue even when nobody else speaks", () => {
-    const m = computeTalkMetrics(60, { kind: "stereo", rep: [{ start: 0, end: 5 }, { start: 10, end: 12 }], customer: [] });
+    const m = computeTalkMetrics(60, {
+      kind: "stereo",
+      rep: [
+        { start: 0, end: 5 },
+        { start: 10, end: 12 },
+      ],
+      customer: [],
+    });
     expect(m.longest_monologue_rep_seconds).toBe(5);
     expect(m.talk_ratio).toBe(1);
     expect(m.turns).toBe(0);
   });
 
   it("mono: speaker fields are null, the rest is filled", () => {
-    const m = computeTalkMetrics(10, { kind: "mono", speech: [{ start: 1, end: 4 }, { start: 3, end: 6 }] });
+    const m = computeTalkMetrics(10, {
+      kind: "mono",
+      speech: [
+        { start: 1, end: 4 },
+        { start: 3, end: 6 },
+      ],
+    });
     expect(m).toEqual({
       duration_seconds: 10,
       speech_seconds: 5,
@@ -60,7 +73,13 @@ describe("computeTalkMetrics", () => {
 
 describe("speech batches", () => {
   it("lays speech end to end and maps batch time back to call time", () => {
-    const [batch, ...rest] = planBatches([{ start: 10, end: 12 }, { start: 100, end: 101 }], 200);
+    const [batch, ...rest] = planBatches(
+      [
+        { start: 10, end: 12 },
+        { start: 100, end: 101 },
+      ],
+      200,
+    );
     expect(rest).toHaveLength(0);
     expect(batch.pieces[0]).toEqual({ srcStart: 9.8, srcEnd: 12.2, at: 0 });
     expect(batch.pieces[1].at).toBeCloseTo(2.4 + PIECE_GAP_SECONDS, 6);

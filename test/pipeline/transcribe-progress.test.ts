@@ -30,7 +30,12 @@ function stereoCall(minutes: number): string {
 describe("transcription progress", () => {
   it("a stereo call reports VAD then transcription progress, rising step by step to 100", async () => {
     const file = stereoCall(3);
-    const t = new WhisperTranscriber({ whisperModel: fixture("for-tests-ggml-tiny.en.bin"), vadModel: fixture("for-tests-silero-v6.2.0-ggml.bin"), threads: 2, workRoot: path.join(tmp.dir, "work") });
+    const t = new WhisperTranscriber({
+      whisperModel: fixture("for-tests-ggml-tiny.en.bin"),
+      vadModel: fixture("for-tests-silero-v6.2.0-ggml.bin"),
+      threads: 2,
+      workRoot: path.join(tmp.dir, "work"),
+    });
     const call = { id: 3, duration_seconds: 180 } as CallRow;
     const company = { id: 1, name: "x", low_score_threshold: 60, settings: {}, created_at: "", updated_at: "" } as Company;
     const seen: number[] = [];

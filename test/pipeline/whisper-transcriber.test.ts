@@ -17,7 +17,14 @@ const file = (name: string) => path.join(tmp.dir, name);
 let transcriber: WhisperTranscriber;
 
 const call = { id: 7, duration_seconds: null } as CallRow;
-const company = (rep_channel?: "left" | "right"): Company => ({ id: 1, name: "Acme", low_score_threshold: 60, settings: rep_channel ? { rep_channel } : {}, created_at: "", updated_at: "" });
+const company = (rep_channel?: "left" | "right"): Company => ({
+  id: 1,
+  name: "Acme",
+  low_score_threshold: 60,
+  settings: rep_channel ? { rep_channel } : {},
+  created_at: "",
+  updated_at: "",
+});
 
 beforeAll(() => {
   fs.mkdirSync(modelsDir, { recursive: true });
@@ -64,7 +71,13 @@ function rttmUnionSeconds(text: string): number {
 describe("whisper transcriber on the real engine", () => {
   it("jfk.wav: the weightless model yields an empty transcript, mono metrics, progress to 100", async () => {
     const progress: number[] = [];
-    const t = await transcriber.transcribe({ call, company: company(), audioPath: fixture("jfk.wav"), audioFormat: "wav", onProgress: (p) => progress.push(p) });
+    const t = await transcriber.transcribe({
+      call,
+      company: company(),
+      audioPath: fixture("jfk.wav"),
+      audioFormat: "wav",
+      onProgress: (p) => progress.push(p),
+    });
     expect(t.segments).toEqual([]);
     expect(t.model).toBe("for-tests-ggml-tiny.en.bin");
     expect(t.language).toBe("en");
@@ -89,7 +102,9 @@ describe("whisper transcriber on the real engine", () => {
     const ref = energySpan(wavSamples(fixture("jfk.wav")));
     const { metrics } = await transcriber.measureTalk({ call, company: company(), audioPath: fixture("jfk.wav") });
     // Silence share says how much of the call is outside speech; the span is what VAD found from first to last word.
-    const spans = await (transcriber as unknown as { vad: { detect(p: Int16Array): Promise<Array<{ start: number; end: number }>> } }).vad.detect(wavSamples(fixture("jfk.wav")));
+    const spans = await (transcriber as unknown as { vad: { detect(p: Int16Array): Promise<Array<{ start: number; end: number }>> } }).vad.detect(
+      wavSamples(fixture("jfk.wav")),
+    );
     const detected = spans[spans.length - 1].end - spans[0].start;
     expect(Math.abs(detected - (ref.end - ref.start)) / (ref.end - ref.start)).toBeLessThan(0.15);
     expect(metrics.speech_seconds).toBeLessThanOrEqual(detected + 0.01);

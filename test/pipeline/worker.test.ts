@@ -52,15 +52,32 @@ describe.each(storeKinds())("worker on $name: stages, transitions and their even
     const [o] = await drain(s);
     expect(o).toMatchObject({ callId: call.id, result: "completed" });
     const types = await eventTypes(s, call.id);
-    expect(types.slice(0, 6)).toEqual(["call.received", "call.processing_started", "call.transcription_completed", "call.analysis_completed", "call.report_completed", "call.low_score_detected"]);
+    expect(types.slice(0, 6)).toEqual([
+      "call.received",
+      "call.processing_started",
+      "call.transcription_completed",
+      "call.analysis_completed",
+      "call.report_completed",
+      "call.low_score_detected",
+    ]);
     const row = await s.store.db.selectFrom("calls").selectAll().where("id", "=", call.id).executeTakeFirstOrThrow();
     const report = JSON.parse((await latestReport(s.store.db, call.id))!.report);
     expect(row).toMatchObject({ processing_status: "complete", report_status: "ready", overall_score: report.overall_score, outcome: report.call_outcome });
     // threshold 101: every score is low, so a manager must review.
     expect(report.manager_review_required).toBe(true);
-    const low = await s.store.db.selectFrom("events").selectAll().where("call_id", "=", call.id).where("type", "=", "call.low_score_detected").executeTakeFirstOrThrow();
+    const low = await s.store.db
+      .selectFrom("events")
+      .selectAll()
+      .where("call_id", "=", call.id)
+      .where("type", "=", "call.low_score_detected")
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(low.payload).data).toMatchObject({ overall_score: report.overall_score, threshold: 101 });
-    const done = await s.store.db.selectFrom("events").selectAll().where("call_id", "=", call.id).where("type", "=", "call.report_completed").executeTakeFirstOrThrow();
+    const done = await s.store.db
+      .selectFrom("events")
+      .selectAll()
+      .where("call_id", "=", call.id)
+      .where("type", "=", "call.report_completed")
+      .executeTakeFirstOrThrow();
     expect(JSON.parse(done.payload).data.report).toEqual(report);
     expect(JSON.parse(done.payload).data.call.report_url).toBe(`/api/v1/calls/${call.id}/report`);
     const job = await s.store.db.selectFrom("jobs").selectAll().where("call_id", "=", call.id).executeTakeFirstOrThrow();
@@ -69,7 +86,12 @@ describe.each(storeKinds())("worker on $name: stages, transitions and their even
 
   it("a live call without audio fails with no_audio at once (not retryable)", async () => {
     const analyzer: Analyzer = placeholderAnalyzer;
-    const transcriber: Transcriber = { name: "unused", transcribe: async () => { throw new Error("must not be called"); } };
+    const transcriber: Transcriber = {
+      name: "unused",
+      transcribe: async () => {
+        throw new Error("must not be called");
+      },
+    };
     const parts: PipelineParts = { mode: "live", transcriber, analyzer, transcriptAnalyzer: () => analyzer };
     // The job must ask for the live pipeline, as a live process would queue it.
     setQueuePipeline(s.store.db, "live");
@@ -83,14 +105,23 @@ describe.each(storeKinds())("worker on $name: stages, transitions and their even
 
   it("retryable errors back off, then end failed with the reason; events are not repeated by retries", async () => {
     let calls = 0;
-    const analyzer: Analyzer = { name: "flaky", analyze: async () => { calls++; throw new StageError("analysis_failed", "model busy", true); } };
+    const analyzer: Analyzer = {
+      name: "flaky",
+      analyze: async () => {
+        calls++;
+        throw new StageError("analysis_failed", "model busy", true);
+      },
+    };
     const parts: PipelineParts = { mode: "placeholder", transcriber: null, analyzer, transcriptAnalyzer: () => analyzer };
     const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: {} });
     const runAts: number[] = [];
     for (;;) {
       const o = await runOnce(s, { parts });
       if (o) {
-        if (o.result !== "retry") { expect(o).toMatchObject({ result: "failed", reason: "analysis_failed" }); break; }
+        if (o.result !== "retry") {
+          expect(o).toMatchObject({ result: "failed", reason: "analysis_failed" });
+          break;
+        }
         const job = await s.store.db.selectFrom("jobs").selectAll().where("id", "=", o.jobId).executeTakeFirstOrThrow();
         runAts.push(Date.parse(job.run_at) - clock.now().getTime());
         continue;
@@ -103,7 +134,12 @@ describe.each(storeKinds())("worker on $name: stages, transitions and their even
   });
 
   it("unknown exceptions end as internal_error after retries, without crashing", async () => {
-    const analyzer: Analyzer = { name: "broken", analyze: async () => { throw new TypeError("boom"); } };
+    const analyzer: Analyzer = {
+      name: "broken",
+      analyze: async () => {
+        throw new TypeError("boom");
+      },
+    };
     const parts: PipelineParts = { mode: "placeholder", transcriber: null, analyzer, transcriptAnalyzer: () => analyzer };
     const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: {} });
     let last;
@@ -118,20 +154,40 @@ describe.each(storeKinds())("worker on $name: stages, transitions and their even
 
   it("an imported transcript skips transcription and is read by the transcript analyzer", async () => {
     const seen: unknown[] = [];
-    const reader: Analyzer = { name: "reader", analyze: async (i) => { seen.push(i.transcript); return placeholderAnalyzer.analyze(i); } };
+    const reader: Analyzer = {
+      name: "reader",
+      analyze: async (i) => {
+        seen.push(i.transcript);
+        return placeholderAnalyzer.analyze(i);
+      },
+    };
     const parts: PipelineParts = { ...selectPipeline(s), transcriptAnalyzer: () => reader };
     const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: {} });
-    await insertTranscript(s.store.db, { callId: call.id, source: "imported", transcript: { segments: [{ t_start: 0, t_end: 2, speaker: "rep", text: "Hello" }], metrics: null, language: "en", model: "imported" }, createdAt: new Date().toISOString() });
+    await insertTranscript(s.store.db, {
+      callId: call.id,
+      source: "imported",
+      transcript: { segments: [{ t_start: 0, t_end: 2, speaker: "rep", text: "Hello" }], metrics: null, language: "en", model: "imported" },
+      createdAt: new Date().toISOString(),
+    });
     expect(await drain(s, parts)).toMatchObject([{ result: "completed" }]);
     expect(seen).toHaveLength(1);
-    expect((await eventTypes(s, call.id)).slice(0, 4)).toEqual(["call.received", "call.processing_started", "call.analysis_completed", "call.report_completed"]);
+    expect((await eventTypes(s, call.id)).slice(0, 4)).toEqual([
+      "call.received",
+      "call.processing_started",
+      "call.analysis_completed",
+      "call.report_completed",
+    ]);
     expect((await latestReport(s.store.db, call.id))!.analyzer).toBe("reader");
   });
 
   it("the live pipeline without wired engines fails calls with a clear reason instead of stopping", async () => {
     const live = await testServices({ pipeline: "live" });
     try {
-      const { call } = await acceptCall(live.store.db, { companyId: (await createCompany(live.store.db, { name: "L" })).id, intake: "api", fields: { metadata: {} } });
+      const { call } = await acceptCall(live.store.db, {
+        companyId: (await createCompany(live.store.db, { name: "L" })).id,
+        intake: "api",
+        fields: { metadata: {} },
+      });
       const { storeAudioFile } = await import("../../src/audio/store.js");
       const { fixture } = await import("../helpers/fixtures.js");
       const a = await storeAudioFile(live.dir, fixture("jfk.wav"), { maxBytes: 1 << 30 });
@@ -158,7 +214,15 @@ describe.each(storeKinds())("worker on $name: stages, transitions and their even
     const parts: PipelineParts = { mode: "placeholder", transcriber: null, analyzer: fixed, transcriptAnalyzer: () => fixed };
     const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: { crm_contact_id: "C-1", crm_deal_id: "D-1" } });
     await drain(s, parts);
-    const run = ["call.processing_started", "call.transcription_completed", "call.analysis_completed", "call.report_completed", "call.low_score_detected", "call.buying_signal_detected", "call.compliance_alert_detected"];
+    const run = [
+      "call.processing_started",
+      "call.transcription_completed",
+      "call.analysis_completed",
+      "call.report_completed",
+      "call.low_score_detected",
+      "call.buying_signal_detected",
+      "call.compliance_alert_detected",
+    ];
     expect(await eventTypes(s, call.id)).toEqual(["call.received", ...run]);
     await reprocessCall(s.store.db, { companyId, callId: call.id });
     await drain(s, parts);
@@ -187,6 +251,12 @@ describe.each(storeKinds())("worker on $name: stages, transitions and their even
     expect(await runOnce(s)).toMatchObject({ result: "completed" });
     const types = await eventTypes(s, call.id);
     expect(types.filter((t) => t === "call.processing_started")).toHaveLength(1);
-    expect(types.slice(0, 5)).toEqual(["call.received", "call.processing_started", "call.transcription_completed", "call.analysis_completed", "call.report_completed"]);
+    expect(types.slice(0, 5)).toEqual([
+      "call.received",
+      "call.processing_started",
+      "call.transcription_completed",
+      "call.analysis_completed",
+      "call.report_completed",
+    ]);
   });
 });

@@ -43,7 +43,8 @@ describe.each(storeKinds())("jobs carry the pipeline they need, on $name", (kind
     cleanup();
   });
 
-  const jobOf = (s: Services, callId: number) => s.store.db.selectFrom("jobs").selectAll().where("call_id", "=", callId).orderBy("id", "desc").executeTakeFirstOrThrow();
+  const jobOf = (s: Services, callId: number) =>
+    s.store.db.selectFrom("jobs").selectAll().where("call_id", "=", callId).orderBy("id", "desc").executeTakeFirstOrThrow();
 
   it("a placeholder process's call is never taken by a live worker, and the other way round", async () => {
     const p = await acceptCall(placeholder.store.db, { companyId, intake: "api", fields: { external_call_id: "from-serve" } });
@@ -112,7 +113,9 @@ describe.each(storeKinds())("per-company cap on running jobs, on $name", (kind: 
   it("concurrent claimers never put a company over its cap", async () => {
     const a = (await createCompany(s.store.db, { name: "A" })).id;
     for (let i = 0; i < 10; i++) await acceptCall(s.store.db, { companyId: a, intake: "api", fields: {} });
-    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => claimJob(s.store.db, { workerId: `w${i}`, leaseMs: 60_000, now: new Date(), companyMaxInflight: 3 })));
+    const claims = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => claimJob(s.store.db, { workerId: `w${i}`, leaseMs: 60_000, now: new Date(), companyMaxInflight: 3 })),
+    );
     expect(claims.filter((c) => c !== undefined)).toHaveLength(3);
     const running = await s.store.db.selectFrom("jobs").select("id").where("status", "=", "running").execute();
     expect(running).toHaveLength(3);

@@ -9,7 +9,7 @@ import { releaseJob } from "../../src/queue/release-job.js";
 import { openSqlite } from "../../src/store/driver.js";
 import { openPostgres } from "../../src/store/postgres.js";
 import { storeKinds, type StoreKind } from "../helpers/postgres.js";
-import { servicesWithCompany, testServices } from "../helpers/services.js";
+import { servicesWithCompany, type testServices } from "../helpers/services.js";
 
 type S = Awaited<ReturnType<typeof testServices>>;
 

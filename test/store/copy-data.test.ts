@@ -23,7 +23,19 @@ describe.skipIf(!admin)("copy-data from a SQLite data dir to PostgreSQL", () => 
     // Some calls processed (reports, history, more events), some events fanned out, some still queued for it.
     for (let i = 0; i < 4; i++) await runOnce(s);
     await fanOutBatch(s.store.db, new Date(), 5);
-    await s.store.db.insertInto("audit_log").values({ at: new Date().toISOString(), actor_type: "cli", actor: "cli", action: "call.read", company_id: companyId, call_id: 1, request_id: null, detail: null }).execute();
+    await s.store.db
+      .insertInto("audit_log")
+      .values({
+        at: new Date().toISOString(),
+        actor_type: "cli",
+        actor: "cli",
+        action: "call.read",
+        company_id: companyId,
+        call_id: 1,
+        request_id: null,
+        detail: null,
+      })
+      .execute();
     const expected = [];
     for (const t of COPIED_TABLES) expected.push(await tableChecksum(s.store.db, t));
     expect(expected.find((t) => t.table === "reports")!.rows).toBeGreaterThan(0);

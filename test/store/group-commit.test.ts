@@ -13,11 +13,22 @@ describe("group commit of accepted calls", () => {
   afterEach(() => s.dispose());
 
   const count = async (table: "calls" | "jobs" | "events" | "call_history") =>
-    Number((await s.store.db.selectFrom(table).select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await s.store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   it("concurrent submissions share one commit and each gets its own call", async () => {
     const before = acceptBatches(s.store.db);
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: `c-${i}`, customer_name: `N${i}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: `c-${i}`, customer_name: `N${i}` } }),
+      ),
+    );
     expect(acceptBatches(s.store.db) - before).toBe(1);
     expect(new Set(results.map((r) => r.call.id)).size).toBe(30);
     results.forEach((r, i) => {
@@ -91,7 +102,10 @@ describe("group commit of accepted calls", () => {
         await sqlRaw(trx, "rollback");
         throw new Error("aborted");
       }
-      await trx.insertInto("companies").values({ name: `co-${n}`, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" } as never).execute();
+      await trx
+        .insertInto("companies")
+        .values({ name: `co-${n}`, created_at: "2026-01-01T00:00:00.000Z", updated_at: "2026-01-01T00:00:00.000Z" } as never)
+        .execute();
       return n * 10;
     });
     const settled = await Promise.allSettled([1, 2, 3].map((n) => gc.submit(n)));

@@ -13,7 +13,11 @@ describe("acceptCall and the state machine", () => {
   afterEach(() => s.dispose());
 
   it("writes the call, one job, one call.received event and the first history row together", async () => {
-    const { call, duplicate } = await acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: "x-1", metadata: { high_value_opportunity: true } } });
+    const { call, duplicate } = await acceptCall(s.store.db, {
+      companyId,
+      intake: "api",
+      fields: { external_call_id: "x-1", metadata: { high_value_opportunity: true } },
+    });
     expect(duplicate).toBe(false);
     expect(call).toMatchObject({ processing_status: "queued", report_status: "pending", priority: 10 });
     const jobs = await s.store.db.selectFrom("jobs").selectAll().execute();
@@ -29,7 +33,12 @@ describe("acceptCall and the state machine", () => {
   });
 
   it("stores a transcript brought with the call in the call's own transaction, before its job can be claimed", async () => {
-    const transcript = { segments: [{ t_start: 0, t_end: 2, speaker: "rep", text: "Hello, this call is recorded." }], metrics: null, language: "en", model: "imported" };
+    const transcript = {
+      segments: [{ t_start: 0, t_end: 2, speaker: "rep", text: "Hello, this call is recorded." }],
+      metrics: null,
+      language: "en",
+      model: "imported",
+    };
     const { call } = await acceptCall(s.store.db, { companyId, intake: "cli", fields: {}, transcript });
     const rows = await s.store.db.selectFrom("transcripts").selectAll().where("call_id", "=", call.id).execute();
     expect(rows).toHaveLength(1);
@@ -39,7 +48,9 @@ describe("acceptCall and the state machine", () => {
   });
 
   it("concurrent submissions with one external id create exactly one call", async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, () => acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: "same" } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: "same" } })),
+    );
     expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
     expect(new Set(results.map((r) => r.call.id)).size).toBe(1);
     expect(await s.store.db.selectFrom("jobs").selectAll().execute()).toHaveLength(1);
@@ -69,6 +80,14 @@ describe("acceptCall and the state machine", () => {
     await expect(run("failed")).rejects.toThrow(/failure_reason/);
     const failed = await run("failed", { failureReason: "download_failed" });
     expect(failed.call).toMatchObject({ processing_status: "failed", failure_reason: "download_failed", report_status: "pending" });
-    expect((await callHistory(s.store.db, call.id)).map((h) => h.to_status)).toEqual(["queued", "transcribing", "analyzing", "complete", "queued", "transcribing", "failed"]);
+    expect((await callHistory(s.store.db, call.id)).map((h) => h.to_status)).toEqual([
+      "queued",
+      "transcribing",
+      "analyzing",
+      "complete",
+      "queued",
+      "transcribing",
+      "failed",
+    ]);
   });
 });

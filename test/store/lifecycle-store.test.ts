@@ -23,7 +23,16 @@ describe("lifecycle store pieces", () => {
     cleanup();
   });
 
-  const entry = { at: "2030-01-01T00:00:00.000Z", actor_type: "cli", actor: "cli", action: "call.delete", company_id: 1, call_id: 7, request_id: null, detail: null };
+  const entry = {
+    at: "2030-01-01T00:00:00.000Z",
+    actor_type: "cli",
+    actor: "cli",
+    action: "call.delete",
+    company_id: 1,
+    call_id: 7,
+    request_id: null,
+    detail: null,
+  };
 
   it("the audit log is append-only", async () => {
     await appendAuditEntry(store.db, entry);

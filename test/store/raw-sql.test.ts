@@ -79,7 +79,21 @@ describe("raw SQL statements against the migrated schema", () => {
     await s.store.db.transaction().execute((trx) => insertFirstJob(trx, { callId: a.id, priority: 10, pipeline: "live" }, now));
     await s.store.db
       .insertInto("jobs")
-      .values({ call_id: b.id, kind: "process_call", status: "queued", priority: 10, attempts: 0, max_attempts: (await s.store.db.selectFrom("jobs").select("max_attempts").where("call_id", "=", a.id).executeTakeFirstOrThrow()).max_attempts, run_at: ts, locked_by: null, locked_until: null, last_error: null, created_at: ts, updated_at: ts, pipeline: "live" })
+      .values({
+        call_id: b.id,
+        kind: "process_call",
+        status: "queued",
+        priority: 10,
+        attempts: 0,
+        max_attempts: (await s.store.db.selectFrom("jobs").select("max_attempts").where("call_id", "=", a.id).executeTakeFirstOrThrow()).max_attempts,
+        run_at: ts,
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+        created_at: ts,
+        updated_at: ts,
+        pipeline: "live",
+      })
       .execute();
     const rows = await s.store.db.selectFrom("jobs").selectAll().where("call_id", "in", [a.id, b.id]).orderBy("call_id").execute();
     expect(rows).toHaveLength(2);

@@ -45,15 +45,31 @@ describe.each(storeKinds())("store on $name", (kind: StoreKind) => {
       // The URL is shown with its password masked.
       expect(store.file).not.toContain("callreview-test");
       expect(store.file).toContain("***");
-      tables = (await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`.execute(store.db)).rows.map((r) => r.name);
+      tables = (await sql<{ name: string }>`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public'`.execute(store.db)).rows.map(
+        (r) => r.name,
+      );
     }
-    expect(tables).toEqual(expect.arrayContaining(["api_keys", "audit_log", "call_history", "calls", "companies", "events", "jobs", "reports", "transcripts", "webhook_deliveries"]));
+    expect(tables).toEqual(
+      expect.arrayContaining(["api_keys", "audit_log", "call_history", "calls", "companies", "events", "jobs", "reports", "transcripts", "webhook_deliveries"]),
+    );
     await store.close();
   });
 
   it("keeps the audit log append-only", async () => {
     const store = await openStore(dir);
-    await store.db.insertInto("audit_log").values({ at: "2026-01-01T00:00:00.000Z", actor_type: "cli", actor: "test", action: "call.read", company_id: null, call_id: null, request_id: null, detail: null }).execute();
+    await store.db
+      .insertInto("audit_log")
+      .values({
+        at: "2026-01-01T00:00:00.000Z",
+        actor_type: "cli",
+        actor: "test",
+        action: "call.read",
+        company_id: null,
+        call_id: null,
+        request_id: null,
+        detail: null,
+      })
+      .execute();
     await expect(store.db.updateTable("audit_log").set({ actor: "someone else" }).execute()).rejects.toThrow(/append-only/);
     await expect(store.db.deleteFrom("audit_log").execute()).rejects.toThrow(/append-only/);
     expect(await store.db.selectFrom("audit_log").select("actor").execute()).toEqual([{ actor: "test" }]);

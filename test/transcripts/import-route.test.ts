@@ -32,7 +32,12 @@ Anna: Hi Ben, this call is being recorded.
 [Ben] It's more than we budgeted.
 `;
 
-const JSON_BODY = { segments: [{ speaker: "Anna", t_start: 0.5, t_end: 4, text: "Hi Ben, this call is being recorded." }, { speaker: "Ben", t_start: 4.4, t_end: 7.25, text: "It's more than we budgeted." }] };
+const JSON_BODY = {
+  segments: [
+    { speaker: "Anna", t_start: 0.5, t_end: 4, text: "Hi Ben, this call is being recorded." },
+    { speaker: "Ben", t_start: 4.4, t_end: 7.25, text: "It's more than we budgeted." },
+  ],
+};
 
 describe("POST /v1/calls/{id}/transcript", () => {
   let s: Awaited<ReturnType<typeof testServices>>;
@@ -107,13 +112,38 @@ describe("POST /v1/calls/{id}/transcript", () => {
   const bad: Array<[string, string, string, RegExp]> = [
     ["VTT without header", VTT.replace("WEBVTT", "WEBVT"), "text/vtt", /line 1: a WebVTT file must start with "WEBVTT"/],
     ["VTT bad timestamp", VTT.replace("00:00:04.400", "00:00:4.4"), "text/vtt", /cue 2 \(line 10\): bad timestamp "00:00:4.4"/],
-    ["VTT end before start", VTT.replace("00:00:04.400 --> 00:00:07.250", "00:00:07.250 --> 00:00:04.400"), "text/vtt", /cue 2 \(line 10\): ends \(4\.4s\) before it starts \(7\.25s\)/],
-    ["VTT empty text", VTT.replace("<v Ben>Fine thanks. Honestly your quote was more than we budgeted.", "<v Ben>  "), "text/vtt", /cue 2 \(line 10\): empty text/],
-    ["VTT out of order", VTT.replace("00:07.500 --> 00:10.000", "00:03.000 --> 00:10.000"), "text/vtt", /cue 3 \(line 13\): starts \(3s\) before the previous cue/],
+    [
+      "VTT end before start",
+      VTT.replace("00:00:04.400 --> 00:00:07.250", "00:00:07.250 --> 00:00:04.400"),
+      "text/vtt",
+      /cue 2 \(line 10\): ends \(4\.4s\) before it starts \(7\.25s\)/,
+    ],
+    [
+      "VTT empty text",
+      VTT.replace("<v Ben>Fine thanks. Honestly your quote was more than we budgeted.", "<v Ben>  "),
+      "text/vtt",
+      /cue 2 \(line 10\): empty text/,
+    ],
+    [
+      "VTT out of order",
+      VTT.replace("00:07.500 --> 00:10.000", "00:03.000 --> 00:10.000"),
+      "text/vtt",
+      /cue 3 \(line 13\): starts \(3s\) before the previous cue/,
+    ],
     ["VTT unknown rep_speaker", VTT, "text/vtt?rep=Zed", /rep_speaker "Zed" does not appear/],
-    ["SRT bad timing line", SRT.replace("00:00:04,400 --> 00:00:07,250", "00:00:04.400 -> 00:00:07.250"), "application/x-subrip", /cue 2 \(line 5\): expected a timing line/],
+    [
+      "SRT bad timing line",
+      SRT.replace("00:00:04,400 --> 00:00:07,250", "00:00:04.400 -> 00:00:07.250"),
+      "application/x-subrip",
+      /cue 2 \(line 5\): expected a timing line/,
+    ],
     ["SRT comma-less timestamp", SRT.replace("00:00:04,400", "00:00:04.400"), "application/x-subrip", /cue 2 \(line 5\): bad timestamp "00:00:04\.400"/],
-    ["JSON end before start", JSON.stringify({ segments: [{ ...JSON_BODY.segments[0], t_end: 0.1 }] }), "application/json", /segments\.0: ends \(0\.1s\) before it starts \(0\.5s\)/],
+    [
+      "JSON end before start",
+      JSON.stringify({ segments: [{ ...JSON_BODY.segments[0], t_end: 0.1 }] }),
+      "application/json",
+      /segments\.0: ends \(0\.1s\) before it starts \(0\.5s\)/,
+    ],
     ["JSON missing text", JSON.stringify({ segments: [{ speaker: "A", t_start: 0, t_end: 1 }] }), "application/json", /segments\.0\.text/],
     ["JSON no segments", JSON.stringify({ segments: [] }), "application/json", /no cues found/],
     ["envelope unknown format", JSON.stringify({ format: "docx", content: "x" }), "application/json", /format/],
@@ -127,7 +157,11 @@ describe("POST /v1/calls/{id}/transcript", () => {
       expect(res.status).toBe(422);
       const err = await res.json();
       expect(err.error).toBe("validation_failed");
-      expect(Object.entries(err.errors as Record<string, string[]>).map(([k, v]) => `${k}: ${v.join(" | ")}`).join("\n")).toMatch(message);
+      expect(
+        Object.entries(err.errors as Record<string, string[]>)
+          .map(([k, v]) => `${k}: ${v.join(" | ")}`)
+          .join("\n"),
+      ).toMatch(message);
       expect(await latestTranscriptRow(s.store.db, callId)).toBeUndefined();
     });
   }
@@ -161,7 +195,11 @@ describe("POST /v1/calls/{id}/transcript", () => {
     expect((await padded.json()).error).toBe("not_found");
     expect((await app.request(`/v1/calls/00${callId}`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(404);
     expect(await latestTranscriptRow(s.store.db, callId)).toBeUndefined();
-    const viaHeader = await app.request(`/v1/calls/${callId}/transcript`, { method: "POST", body: VTT, headers: { "content-type": "text/vtt", "x-api-key": key } });
+    const viaHeader = await app.request(`/v1/calls/${callId}/transcript`, {
+      method: "POST",
+      body: VTT,
+      headers: { "content-type": "text/vtt", "x-api-key": key },
+    });
     expect(viaHeader.status).toBe(202);
   });
 
@@ -173,7 +211,9 @@ describe("POST /v1/calls/{id}/transcript", () => {
     expect(Object.keys(op.responses).sort()).toEqual(["202", "400", "401", "403", "404", "409", "413", "422", "429", "500"]);
     expect(op.parameters.find((p: { in: string }) => p.in === "path")).toMatchObject({ name: "id", schema: { pattern: "^[1-9][0-9]{0,15}$" } });
     const declared = doc.tags.map((t: { name: string }) => t.name);
-    const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((item) => Object.values(item).flatMap((o) => o.tags ?? [])));
+    const used = new Set(
+      Object.values(doc.paths as Record<string, Record<string, { tags?: string[] }>>).flatMap((item) => Object.values(item).flatMap((o) => o.tags ?? [])),
+    );
     for (const tag of used) expect(declared).toContain(tag);
   });
 

@@ -35,7 +35,7 @@ describe("anchor index", () => {
 
   it("requires every plain word of every part, and one of a part's first words", () => {
     const index = new AnchorIndex();
-    const chain = parsePattern("(only|every) NEAR/4 claim* BEFORE/3 \"paid out\"");
+    const chain = parsePattern('(only|every) NEAR/4 claim* BEFORE/3 "paid out"');
     const anchors = index.add(chain);
     const may = (text: string) => {
       index.read(readUtterance(text)[0].tokens.filter((t) => !t.punct));

@@ -5,7 +5,17 @@ import { loadConfig } from "../../src/config.js";
 describe("config: flags > env > defaults", () => {
   it("has documented defaults", () => {
     const c = loadConfig({}, {});
-    expect(c).toMatchObject({ host: "127.0.0.1", port: 8080, pipeline: "auto", workers: 2, rateLimit: 120, rateLimitWindowSeconds: 60, maxUploadMb: 200, analyzer: "auto", ollamaUrl: "http://127.0.0.1:11434" });
+    expect(c).toMatchObject({
+      host: "127.0.0.1",
+      port: 8080,
+      pipeline: "auto",
+      workers: 2,
+      rateLimit: 120,
+      rateLimitWindowSeconds: 60,
+      maxUploadMb: 200,
+      analyzer: "auto",
+      ollamaUrl: "http://127.0.0.1:11434",
+    });
     expect(c.dataDir).toBe(path.resolve("./data"));
     expect(c.modelsDir).toBe(path.resolve("./models"));
   });

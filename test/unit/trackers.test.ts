@@ -15,7 +15,16 @@ const matches = (pattern: string, text: string) => matchPattern(parsePattern(pat
 describe("reading a line", () => {
   it("splits sentences, lemmatises, splits contractions and marks negation scope, questions and conditionals", () => {
     const [a, b, c] = readUtterance("We can't guarantee returns, but it's fine. Who'd run the training? If price were an issue, we'd talk.");
-    expect(a.tokens.filter((t) => !t.punct).map((t) => `${t.neg ? "!" : ""}${t.lemma}`)).toEqual(["we", "can", "not", "!guarantee", "!return", "but", "it", "fine"]);
+    expect(a.tokens.filter((t) => !t.punct).map((t) => `${t.neg ? "!" : ""}${t.lemma}`)).toEqual([
+      "we",
+      "can",
+      "not",
+      "!guarantee",
+      "!return",
+      "but",
+      "it",
+      "fine",
+    ]);
     expect(a.question).toBe(false);
     expect(b.question).toBe(true);
     expect(b.tokens.map((t) => t.lemma)).toEqual(expect.arrayContaining(["who", "would", "training"]));
@@ -52,7 +61,8 @@ describe("patterns", () => {
 
 describe("trackers", () => {
   const builtin = buildTrackers(BUILTIN_TRACKERS);
-  const fired = (speaker: string, text: string) => detect([{ t_start: 0, t_end: 3, speaker, text }], builtin).map((h) => `${h.tracker.category}/${h.tracker.type}`);
+  const fired = (speaker: string, text: string) =>
+    detect([{ t_start: 0, t_end: 3, speaker, text }], builtin).map((h) => `${h.tracker.category}/${h.tracker.type}`);
 
   it("hear what is meant in the issue's wordings", () => {
     expect(fired("customer", "Let me loop in Priya before we go further.")).toContain("objection/authority");
@@ -84,7 +94,9 @@ describe("trackers", () => {
     ]);
     // A tracker the corpus does not label (rejection) takes nothing from it, nor do the compliance trackers.
     expect(lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "rejection")!, lines)).toEqual([]);
-    expect(lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "claim_guarantee")!, [{ speaker: "rep", text: "You cannot lose.", labels: ["breach:guarantee"] }])).toEqual([]);
+    expect(
+      lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "claim_guarantee")!, [{ speaker: "rep", text: "You cannot lose.", labels: ["breach:guarantee"] }]),
+    ).toEqual([]);
   });
 
   it("the committed weights are what training on the library and the dev corpus gives (run npm run train:trackers after changing either)", () => {
@@ -109,7 +121,9 @@ describe("trackers", () => {
   });
 
   it("reads the earlier phrase-list format", () => {
-    const file = parseTrackerFile(JSON.stringify({ trackers: [{ id: "c", category: "commitment", type: "commitment", speaker: "any", phrases: ["lets do it"] }] }));
+    const file = parseTrackerFile(
+      JSON.stringify({ trackers: [{ id: "c", category: "commitment", type: "commitment", speaker: "any", phrases: ["lets do it"] }] }),
+    );
     const def = effectiveTrackers(file).find((x) => x.id === "c")!;
     expect(def).toMatchObject({ category: "buying_signal", type: "commitment", speaker: "either", patterns: ["lets do it"] });
     expect(detect([{ t_start: 0, t_end: 1, speaker: "customer", text: "Okay, let's do it." }], buildTrackers([def])).length).toBe(1);

@@ -109,9 +109,21 @@ function metricsChart(m: TalkMetrics | null): Html {
   if (!m) return "";
   const bars = [
     { label: "speech", value: Math.round(m.speech_seconds), text: clock(m.speech_seconds) },
-    { label: "rep talk", value: m.rep_talk_seconds === null ? null : Math.round(m.rep_talk_seconds), text: m.rep_talk_seconds === null ? "–" : clock(m.rep_talk_seconds) },
-    { label: "customer talk", value: m.customer_talk_seconds === null ? null : Math.round(m.customer_talk_seconds), text: m.customer_talk_seconds === null ? "–" : clock(m.customer_talk_seconds) },
-    { label: "longest rep monologue", value: m.longest_monologue_rep_seconds === null ? null : Math.round(m.longest_monologue_rep_seconds), text: m.longest_monologue_rep_seconds === null ? "–" : clock(m.longest_monologue_rep_seconds) },
+    {
+      label: "rep talk",
+      value: m.rep_talk_seconds === null ? null : Math.round(m.rep_talk_seconds),
+      text: m.rep_talk_seconds === null ? "–" : clock(m.rep_talk_seconds),
+    },
+    {
+      label: "customer talk",
+      value: m.customer_talk_seconds === null ? null : Math.round(m.customer_talk_seconds),
+      text: m.customer_talk_seconds === null ? "–" : clock(m.customer_talk_seconds),
+    },
+    {
+      label: "longest rep monologue",
+      value: m.longest_monologue_rep_seconds === null ? null : Math.round(m.longest_monologue_rep_seconds),
+      text: m.longest_monologue_rep_seconds === null ? "–" : clock(m.longest_monologue_rep_seconds),
+    },
   ];
   return html`<h2>Talk metrics</h2>
 ${barChart({ title: `Talk time (duration ${clock(m.duration_seconds)}, talk ratio ${m.talk_ratio === null ? "–" : Math.round(m.talk_ratio * 100) + "% rep"})`, bars, max: Math.max(1, m.duration_seconds), color: "#1a7f37" })}`;

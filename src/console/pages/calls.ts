@@ -26,7 +26,16 @@ function row(c: ConsoleCallRow): Html {
 </tr>`;
 }
 
-export function callsPage(opts: { user: SessionUser; csrf: string; params: FilterParams; reps: string[]; rows: ConsoleCallRow[]; total: number; page: number; error?: string }): Html {
+export function callsPage(opts: {
+  user: SessionUser;
+  csrf: string;
+  params: FilterParams;
+  reps: string[];
+  rows: ConsoleCallRow[];
+  total: number;
+  page: number;
+  error?: string;
+}): Html {
   const p = opts.params;
   const pages = Math.max(1, Math.ceil(opts.total / PAGE_SIZE));
   const first = opts.total === 0 ? 0 : (opts.page - 1) * PAGE_SIZE + 1;

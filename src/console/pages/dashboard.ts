@@ -43,7 +43,10 @@ export function dashboardPage(opts: { user: SessionUser; csrf: string; cells: Re
     { title: "Dashboard", user: opts.user, csrf: opts.csrf, current: "dashboard" },
     html`<h1>Dashboard</h1>
 <p>The last ${opts.weeks} weeks, by the call's start date. Weeks start on Monday.</p>
-${opts.cells.length === 0 ? html`<p>No calls in this period.</p>` : html`
+${
+  opts.cells.length === 0
+    ? html`<p>No calls in this period.</p>`
+    : html`
 <h2>Per week</h2>
 <div class="charts">
 ${columnChart({ title: "Calls per week", bars: weeks.map(([w, t]) => ({ label: wk(w), value: t.calls })), max: maxCalls(weeks) })}
@@ -62,6 +65,7 @@ ${barChart({ title: "Rep talk ratio (%)", bars: reps.map(([r, t]) => ({ label: r
 <caption>Per rep</caption>
 <thead><tr><th scope="col">Rep</th><th scope="col">Calls</th><th scope="col">Average score</th><th scope="col">Alerts</th><th scope="col">Talk ratio</th></tr></thead>
 <tbody>${reps.map(([r, t]) => html`<tr><td>${r}</td><td class="num">${t.calls}</td><td class="num">${avg(t) ?? "–"}</td><td class="num">${t.alerts}</td><td class="num">${ratio(t) === null ? "–" : `${ratio(t)}%`}</td></tr>`)}</tbody>
-</table>`}`,
+</table>`
+}`,
   );
 }

@@ -22,13 +22,22 @@ export const inboundGenericRoute = createRoute({
   description: `Not under the versioned base. Authenticated with the API key (scope calls:write) and counted in the key's rate-limit window. A JSON object; for each attribute the first present key (value not null and not "") wins:\n\n| attribute | keys in priority order |\n|---|---|\n${mappingTable}\n\n\`source_system\` and \`metadata\` are taken as sent. Numeric ids, names and phones become strings; duration may be a number or numeric string (rounded to seconds); started-at may be ISO 8601 or Unix seconds; a bad email, URL, date or duration is 422 validation_failed keyed by the payload key. The whole payload is stored with the call exactly as received. Deduplicated on the mapped external id, shared with POST /calls of the same company. Any Content-Type is accepted; the body must be JSON.`,
   security: SECURITY,
   middleware: guard("calls:write"),
-  request: { body: { required: true, content: { "application/json": { schema: { type: "object" as const, additionalProperties: true }, example: INBOUND_PAYLOAD_EXAMPLE } } } },
+  request: {
+    body: {
+      required: true,
+      content: { "application/json": { schema: { type: "object" as const, additionalProperties: true }, example: INBOUND_PAYLOAD_EXAMPLE } },
+    },
+  },
   responses: {
     201: withRateHeaders(jsonContent(InboundAcceptedSchema, "New call (`status: received`).", INBOUND_ACCEPTED_EXAMPLE)),
     200: withRateHeaders(jsonContent(InboundAcceptedSchema, "The external id is already known (`status: duplicate`).", INBOUND_DUPLICATE_EXAMPLE)),
     400: jsonContent(ErrorSchema, "Unparseable JSON (`invalid_json`).", errorExample("invalid_json", "request body is not valid JSON")),
     413: jsonContent(ErrorSchema, "Body over 1 MiB (`payload_too_large`).", errorExample("payload_too_large", "JSON bodies are limited to 1 MiB")),
-    422: jsonContent(z.union([ErrorSchema, ValidationErrorSchema]), "`empty_payload` (empty body or `{}`) or `validation_failed` (not an object, or a mapped value of the wrong kind).", validationExample({ agent_email: ["must be an email address"] })),
+    422: jsonContent(
+      z.union([ErrorSchema, ValidationErrorSchema]),
+      "`empty_payload` (empty body or `{}`) or `validation_failed` (not an object, or a mapped value of the wrong kind).",
+      validationExample({ agent_email: ["must be an email address"] }),
+    ),
     ...AUTH_ERRORS,
   },
 });

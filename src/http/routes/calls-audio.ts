@@ -23,10 +23,21 @@ export const attachAudioRoute = createRoute({
   request: { params: CallIdParams, body: { required: true, content: { "multipart/form-data": { schema: AUDIO_FORM_SCHEMA, example: AUDIO_FORM_EXAMPLE } } } },
   responses: {
     200: withRateHeaders(jsonContent(CallSchema, "The call, now with audio and queued.", QUEUED_CALL_EXAMPLE)),
-    409: jsonContent(ErrorSchema, "The call is being processed (`conflict`, with `status`).", { ...errorExample("conflict", "call 42 is being processed (transcribing); attach audio once it is complete or failed"), status: "transcribing" }),
+    409: jsonContent(ErrorSchema, "The call is being processed (`conflict`, with `status`).", {
+      ...errorExample("conflict", "call 42 is being processed (transcribing); attach audio once it is complete or failed"),
+      status: "transcribing",
+    }),
     ...MULTIPART_400,
-    415: jsonContent(ErrorSchema, "Not multipart/form-data (`unsupported_media_type`).", errorExample("unsupported_media_type", "send the upload as multipart/form-data with a `file` part")),
-    422: jsonContent(ErrorSchema, "`no_file` or `invalid_file` (the message says why).", errorExample("invalid_file", "file is not a supported audio type (accepted: WAV, MP3, FLAC, OGG/Opus, M4A/MP4, WebM)")),
+    415: jsonContent(
+      ErrorSchema,
+      "Not multipart/form-data (`unsupported_media_type`).",
+      errorExample("unsupported_media_type", "send the upload as multipart/form-data with a `file` part"),
+    ),
+    422: jsonContent(
+      ErrorSchema,
+      "`no_file` or `invalid_file` (the message says why).",
+      errorExample("invalid_file", "file is not a supported audio type (accepted: WAV, MP3, FLAC, OGG/Opus, M4A/MP4, WebM)"),
+    ),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },

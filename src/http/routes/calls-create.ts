@@ -23,7 +23,11 @@ export const createCallRoute = createRoute({
     200: withRateHeaders(jsonContent(CallAcceptedSchema, "external_call_id already known for this company (`status: duplicate`).", CALL_DUPLICATE_EXAMPLE)),
     ...JSON_BODY_ERRORS,
     ...AUTH_ERRORS,
-    422: jsonContent(ValidationErrorSchema, "Invalid fields, unknown fields, or a body that is not a JSON object (`validation_failed`).", validationExample({ recording_url: ["must be an http(s) URL"], rep_email: ["must be an email address"] })),
+    422: jsonContent(
+      ValidationErrorSchema,
+      "Invalid fields, unknown fields, or a body that is not a JSON object (`validation_failed`).",
+      validationExample({ recording_url: ["must be an http(s) URL"], rep_email: ["must be an email address"] }),
+    ),
   },
 });
 
@@ -32,7 +36,12 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     const s = c.get("services");
     const fields = c.req.valid("json");
     const { call, duplicate } = await acceptCall(s.store.db, { companyId: c.get("apiKey").company_id, fields, intake: "api" }, s.clock.now());
-    const body = { call_id: call.id, status: duplicate ? ("duplicate" as const) : ("received" as const), processing_status_url: callPath(call.id), report_url: toCallResource(call).report_url };
+    const body = {
+      call_id: call.id,
+      status: duplicate ? ("duplicate" as const) : ("received" as const),
+      processing_status_url: callPath(call.id),
+      report_url: toCallResource(call).report_url,
+    };
     return duplicate ? c.json(body, 200) : c.json(body, 201);
   });
 }

@@ -22,7 +22,10 @@ export const deleteCallRoute = createRoute({
   request: { params: CallIdParams },
   responses: {
     204: { description: "Erased." },
-    409: jsonContent(ConflictSchema, "A worker is processing the call right now (`conflict`, with `status`).", { ...errorExample("conflict", "call 42 is being processed right now (analyzing); delete it once it is complete or failed"), status: "analyzing" }),
+    409: jsonContent(ConflictSchema, "A worker is processing the call right now (`conflict`, with `status`).", {
+      ...errorExample("conflict", "call 42 is being processed right now (analyzing); delete it once it is complete or failed"),
+      status: "analyzing",
+    }),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },

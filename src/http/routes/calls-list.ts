@@ -20,7 +20,10 @@ const ListQuery = z.object({
     .int("must be a call_id")
     .min(1, "must be a call_id")
     .optional()
-    .openapi({ param: { name: "starting_after", in: "query" }, description: "A call_id: the page holds calls older than it (pass the last call_id of the previous page)." }),
+    .openapi({
+      param: { name: "starting_after", in: "query" },
+      description: "A call_id: the page holds calls older than it (pass the last call_id of the previous page).",
+    }),
 });
 
 const CallListSchema = z
@@ -44,7 +47,11 @@ export const listCallsRoute = createRoute({
   responses: {
     200: withRateHeaders(jsonContent(CallListSchema, "A page of calls.", CALL_LIST_EXAMPLE)),
     ...AUTH_ERRORS,
-    422: jsonContent(ValidationErrorSchema, "Bad `limit` or `starting_after` (`validation_failed`).", validationExample({ limit: ["must be an integer from 1 to 100"] })),
+    422: jsonContent(
+      ValidationErrorSchema,
+      "Bad `limit` or `starting_after` (`validation_failed`).",
+      validationExample({ limit: ["must be an integer from 1 to 100"] }),
+    ),
   },
 });
 

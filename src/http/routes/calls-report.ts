@@ -17,13 +17,17 @@ export const getReportRoute = createRoute({
   path: "/calls/{id}/report",
   tags: ["Reports"],
   summary: "Get the report",
-  description: "The latest report of the call. While the call has no ready report (also during a reprocess) the answer is 409 with the current processing status. Scope: reports:read.",
+  description:
+    "The latest report of the call. While the call has no ready report (also during a reprocess) the answer is 409 with the current processing status. Scope: reports:read.",
   security: SECURITY,
   middleware: guard("reports:read"),
   request: { params: CallIdParams },
   responses: {
     200: withRateHeaders(jsonContent(CallReportSchema, "The report.", CALL_REPORT_EXAMPLE)),
-    409: jsonContent(ReportNotReadySchema, "The report does not exist yet (`report_not_ready`, with `status`).", { ...errorExample("report_not_ready", "the report of call 42 is not ready yet (analyzing)"), status: "analyzing" }),
+    409: jsonContent(ReportNotReadySchema, "The report does not exist yet (`report_not_ready`, with `status`).", {
+      ...errorExample("report_not_ready", "the report of call 42 is not ready yet (analyzing)"),
+      status: "analyzing",
+    }),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },
@@ -38,7 +42,9 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
     // report_status, not the mere existence of an older version, decides: after a reprocess the old report is history.
     const row = call.report_status === "ready" ? await latestReport(db, id) : undefined;
     if (!row) {
-      throw new AppError("report_not_ready", `the report of call ${id} is not ready yet (${call.processing_status})`, { extra: { status: call.processing_status } });
+      throw new AppError("report_not_ready", `the report of call ${id} is not ready yet (${call.processing_status})`, {
+        extra: { status: call.processing_status },
+      });
     }
     await audit(db, actorOf(c), "report.read", { companyId: call.company_id, callId: id, detail: { version: row.version } }, c.get("services").clock.now());
     return c.json({ call_id: id, report: JSON.parse(row.report) }, 200);

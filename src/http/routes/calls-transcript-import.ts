@@ -8,7 +8,17 @@ import { parseCallId } from "../call-id.js";
 import type { AppEnv } from "../env.js";
 import { readBodyText } from "../json-body.js";
 import { checkJsonDepth, checkJsonValue } from "../json-limits.js";
-import { AUTH_ERRORS, CallIdParams, CallSchema, ErrorSchema, NOT_FOUND, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
+import {
+  AUTH_ERRORS,
+  CallIdParams,
+  CallSchema,
+  ErrorSchema,
+  NOT_FOUND,
+  SECURITY,
+  ValidationErrorSchema,
+  jsonContent,
+  withRateHeaders,
+} from "../schemas/common.js";
 import { fieldErrors } from "../validation.js";
 import { TRANSCRIPT_IMPORTED_EXAMPLE, errorExample, validationExample } from "../schemas/examples.js";
 
@@ -40,7 +50,12 @@ const SRT_EXAMPLE = "1\n00:00:00,000 --> 00:00:04,000\nAnna: Hi, this call is re
  * for the text formats and a JSON body parsed in the handler, so every problem
  * can name its cue and line and the size and depth limits apply before parsing.
  */
-const jsonBodySchema = { oneOf: [{ $ref: "#/components/schemas/TranscriptImport" }, { type: "object" as const, required: ["segments"], properties: { segments: { type: "array" as const } } }] };
+const jsonBodySchema = {
+  oneOf: [
+    { $ref: "#/components/schemas/TranscriptImport" },
+    { type: "object" as const, required: ["segments"], properties: { segments: { type: "array" as const } } },
+  ],
+};
 
 export const importTranscriptRoute = createRoute({
   method: "post",
@@ -54,7 +69,10 @@ export const importTranscriptRoute = createRoute({
   request: {
     params: CallIdParams,
     query: z.object({
-      rep_speaker: z.string().optional().openapi({ param: { name: "rep_speaker", in: "query" }, description: "For text/vtt, application/x-subrip and bare JSON bodies.", example: "Anna" }),
+      rep_speaker: z
+        .string()
+        .optional()
+        .openapi({ param: { name: "rep_speaker", in: "query" }, description: "For text/vtt, application/x-subrip and bare JSON bodies.", example: "Anna" }),
     }),
     body: {
       required: true,
@@ -67,9 +85,21 @@ export const importTranscriptRoute = createRoute({
   },
   responses: {
     202: withRateHeaders(jsonContent(ImportedSchema, "Transcript stored, analysis queued.", TRANSCRIPT_IMPORTED_EXAMPLE)),
-    400: jsonContent(ErrorSchema, "`invalid_json`: invalid UTF-8 in any format, or unparseable JSON; `bad_request`: the body was cut off.", errorExample("invalid_json", "the transcript body is not valid UTF-8")),
-    409: jsonContent(ErrorSchema, "`conflict`: the call is being transcribed or analysed right now.", errorExample("conflict", "call 42 is being processed (analyzing); import the transcript once it is complete or failed")),
-    413: jsonContent(ErrorSchema, "Body too large (`payload_too_large`; JSON 1 MiB, VTT/SRT 5 MiB).", errorExample("payload_too_large", "JSON bodies are limited to 1 MiB")),
+    400: jsonContent(
+      ErrorSchema,
+      "`invalid_json`: invalid UTF-8 in any format, or unparseable JSON; `bad_request`: the body was cut off.",
+      errorExample("invalid_json", "the transcript body is not valid UTF-8"),
+    ),
+    409: jsonContent(
+      ErrorSchema,
+      "`conflict`: the call is being transcribed or analysed right now.",
+      errorExample("conflict", "call 42 is being processed (analyzing); import the transcript once it is complete or failed"),
+    ),
+    413: jsonContent(
+      ErrorSchema,
+      "Body too large (`payload_too_large`; JSON 1 MiB, VTT/SRT 5 MiB).",
+      errorExample("payload_too_large", "JSON bodies are limited to 1 MiB"),
+    ),
     422: jsonContent(
       ValidationErrorSchema.or(ErrorSchema),
       "`validation_failed` (JSON nested deeper than 32 levels or with over 10,000 keys, bad timestamps, end before start, cues out of order, empty text, unknown format; `errors.transcript` names each cue and line) or `empty_payload`.",

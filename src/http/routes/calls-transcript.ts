@@ -49,13 +49,17 @@ export const getTranscriptRoute = createRoute({
   path: "/calls/{id}/transcript",
   tags: ["Reports"],
   summary: "Get the transcript",
-  description: "The latest transcript of the call with talk metrics. Until a transcript exists the answer is 409 `report_not_ready` with the current processing status. Scope: reports:read.",
+  description:
+    "The latest transcript of the call with talk metrics. Until a transcript exists the answer is 409 `report_not_ready` with the current processing status. Scope: reports:read.",
   security: SECURITY,
   middleware: guard("reports:read"),
   request: { params: CallIdParams },
   responses: {
     200: withRateHeaders(jsonContent(CallTranscriptSchema, "The transcript.", CALL_TRANSCRIPT_EXAMPLE)),
-    409: jsonContent(ReportNotReadySchema, "No transcript yet (`report_not_ready`, with `status`).", { ...errorExample("report_not_ready", "call 42 has no transcript yet (transcribing)"), status: "transcribing" }),
+    409: jsonContent(ReportNotReadySchema, "No transcript yet (`report_not_ready`, with `status`).", {
+      ...errorExample("report_not_ready", "call 42 has no transcript yet (transcribing)"),
+      status: "transcribing",
+    }),
     ...NOT_FOUND,
     ...AUTH_ERRORS,
   },

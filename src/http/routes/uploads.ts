@@ -27,7 +27,11 @@ export const uploadRoute = createRoute({
   responses: {
     201: withRateHeaders(jsonContent(UploadAcceptedSchema, "Call created from the upload (`status: received`).", UPLOAD_ACCEPTED_EXAMPLE)),
     ...MULTIPART_400,
-    415: jsonContent(ErrorSchema, "Not multipart/form-data (`unsupported_media_type`).", errorExample("unsupported_media_type", "send the upload as multipart/form-data with a `file` part")),
+    415: jsonContent(
+      ErrorSchema,
+      "Not multipart/form-data (`unsupported_media_type`).",
+      errorExample("unsupported_media_type", "send the upload as multipart/form-data with a `file` part"),
+    ),
     422: jsonContent(
       z.union([ErrorSchema, ValidationErrorSchema]),
       "`no_file` (no `file` part), `invalid_file` (not a supported audio type, too large, empty, malformed multipart or a storage failure; the message says which) or `validation_failed` (bad text parts).",
@@ -48,7 +52,12 @@ export function register(v1: OpenAPIHono<AppEnv>): void {
       }
       const { call } = await acceptCall(
         s.store.db,
-        { companyId: c.get("apiKey").company_id, intake: "upload", fields: parsed.data, audio: { sha256: upload.audio.sha256, format: upload.audio.format, bytes: upload.audio.bytes } },
+        {
+          companyId: c.get("apiKey").company_id,
+          intake: "upload",
+          fields: parsed.data,
+          audio: { sha256: upload.audio.sha256, format: upload.audio.format, bytes: upload.audio.bytes },
+        },
         s.clock.now(),
       );
       return c.json({ call_id: call.id, status: "received" as const, processing_status_url: callPath(call.id) }, 201);

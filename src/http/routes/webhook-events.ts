@@ -12,7 +12,8 @@ const WebhookDeliverySchema = z
     id: z.number().int(),
     event_type: z.enum(EVENT_TYPES),
     status: z.enum(DELIVERY_STATUSES).openapi({
-      description: "pending: not tried yet (or replayed); retrying: failed, next attempt scheduled; delivered: the receiver answered 2xx; failed: retries spent, the receiver answered 410, or the endpoint was removed.",
+      description:
+        "pending: not tried yet (or replayed); retrying: failed, next attempt scheduled; delivered: the receiver answered 2xx; failed: retries spent, the receiver answered 410, or the endpoint was removed.",
     }),
     response_status: z.number().int().nullable().openapi({ description: "HTTP status of the latest attempt; null when no answer arrived (yet)." }),
     attempts: z.number().int().openapi({ description: "Attempts made so far, replays included." }),
@@ -47,9 +48,19 @@ export const webhookEventsRoute = createRoute({
   middleware: guard("calls:read"),
   request: { query: Query },
   responses: {
-    200: withRateHeaders(jsonContent(z.object({ data: z.array(WebhookDeliverySchema).openapi({ description: "Newest first." }) }).openapi("WebhookDeliveryList"), "Recent deliveries.", WEBHOOK_DELIVERY_LIST_EXAMPLE)),
+    200: withRateHeaders(
+      jsonContent(
+        z.object({ data: z.array(WebhookDeliverySchema).openapi({ description: "Newest first." }) }).openapi("WebhookDeliveryList"),
+        "Recent deliveries.",
+        WEBHOOK_DELIVERY_LIST_EXAMPLE,
+      ),
+    ),
     ...AUTH_ERRORS,
-    422: jsonContent(ValidationErrorSchema, "Bad `limit` or `status` (`validation_failed`).", validationExample({ status: ["must be one of pending, delivered, retrying, failed"] })),
+    422: jsonContent(
+      ValidationErrorSchema,
+      "Bad `limit` or `status` (`validation_failed`).",
+      validationExample({ status: ["must be one of pending, delivered, retrying, failed"] }),
+    ),
   },
 });
 

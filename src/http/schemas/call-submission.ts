@@ -25,14 +25,20 @@ export const Email = z.email("must be an email address").max(320).openapi({ form
 
 export const DateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time, e.g. 2024-05-01T14:30:00Z" }).openapi({ format: "date-time" });
 
-export const Duration = z.number().int("must be an integer").min(0, "must be >= 0").max(7 * 24 * 3600, "must be at most 604800 (7 days)");
+export const Duration = z
+  .number()
+  .int("must be an integer")
+  .min(0, "must be >= 0")
+  .max(7 * 24 * 3600, "must be at most 604800 (7 days)");
 
 export const Metadata = z
   .looseObject({
     high_value_opportunity: z.boolean("must be a boolean").optional(),
   })
   .refine(metadataFits, METADATA_TOO_LARGE)
-  .openapi({ description: "Free-form object, at most 64 KiB as JSON. `high_value_opportunity: true` flags the call for priority processing and manager review." });
+  .openapi({
+    description: "Free-form object, at most 64 KiB as JSON. `high_value_opportunity: true` flags the call for priority processing and manager review.",
+  });
 
 export const CallSubmissionSchema = z
   .strictObject({

@@ -39,12 +39,31 @@ export const CALL_EXAMPLE = {
   report_url: "/api/v1/calls/42/report",
 };
 
-export const QUEUED_CALL_EXAMPLE = { ...CALL_EXAMPLE, processing_status: "queued", report_status: "pending", overall_score: null, outcome: null, report_url: null };
+export const QUEUED_CALL_EXAMPLE = {
+  ...CALL_EXAMPLE,
+  processing_status: "queued",
+  report_status: "pending",
+  overall_score: null,
+  outcome: null,
+  report_url: null,
+};
 
 export const CALL_LIST_EXAMPLE = {
   data: [
     CALL_EXAMPLE,
-    { ...CALL_EXAMPLE, call_id: 41, external_call_id: "dialer-88377", customer_name: "Globex", processing_status: "failed", report_status: "pending", overall_score: null, outcome: null, failure_reason: "download_failed", failure_detail: "HTTP 404", report_url: null },
+    {
+      ...CALL_EXAMPLE,
+      call_id: 41,
+      external_call_id: "dialer-88377",
+      customer_name: "Globex",
+      processing_status: "failed",
+      report_status: "pending",
+      overall_score: null,
+      outcome: null,
+      failure_reason: "download_failed",
+      failure_detail: "HTTP 404",
+      report_url: null,
+    },
   ],
   count: 2,
   has_more: true,
@@ -67,13 +86,21 @@ export const REPORT_EXAMPLE = {
     closing: 7,
     compliance: 10,
   },
-  summary: "Renewal call with Initech. The customer pushed back on the price increase; Dana tied it to the new reporting module and agreed a demo for the finance team.",
+  summary:
+    "Renewal call with Initech. The customer pushed back on the price increase; Dana tied it to the new reporting module and agreed a demo for the finance team.",
   call_outcome: "follow_up_scheduled",
   close_likelihood: 64,
   manager_review_required: false,
   customer_needs: ["Monthly reporting for the finance team"],
   pain_points: ["Manual exports take two days each month"],
-  objections: [{ objection: "The renewal price is higher than budgeted", raised_by: "customer", handled: true, suggested_response: "Quantify the two days of manual exports the reporting module removes each month." }],
+  objections: [
+    {
+      objection: "The renewal price is higher than budgeted",
+      raised_by: "customer",
+      handled: true,
+      suggested_response: "Quantify the two days of manual exports the reporting module removes each month.",
+    },
+  ],
   buying_signals: [{ signal: "Asked who else should join the demo", strength: "moderate" }],
   missed_opportunities: ["Did not ask who signs off on the budget"],
   coaching_notes: { priority: "medium", detail: "Good recovery on price; qualify the decision process before proposing next steps." },

@@ -44,7 +44,14 @@ async function writeBackup(services: Pick<Services, "store" | "config" | "clock"
   let calls: number;
   try {
     shas = (await snap.db.selectFrom("calls").select("audio_sha256").distinct().where("audio_sha256", "is not", null).execute()).map((r) => r.audio_sha256!);
-    calls = Number((await snap.db.selectFrom("calls").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
+    calls = Number(
+      (
+        await snap.db
+          .selectFrom("calls")
+          .select((eb) => eb.fn.countAll().as("n"))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   } finally {
     await snap.db.destroy();
   }

@@ -45,7 +45,8 @@ export function parseManifest(text: string): BackupManifest {
   }
   const fileOk = (f: BackupFile | undefined) =>
     !!f && typeof f.path === "string" && !f.path.includes("..") && !f.path.startsWith("/") && Number.isInteger(f.bytes) && /^[0-9a-f]{64}$/.test(f.sha256);
-  if (m?.format !== BACKUP_FORMAT || m.version !== 1) throw new Error(`${MANIFEST_FILE} is not a callreview backup manifest (format ${String(m?.format)}, version ${String(m?.version)})`);
+  if (m?.format !== BACKUP_FORMAT || m.version !== 1)
+    throw new Error(`${MANIFEST_FILE} is not a callreview backup manifest (format ${String(m?.format)}, version ${String(m?.version)})`);
   if (!fileOk(m.database) || !Array.isArray(m.audio) || !m.audio.every(fileOk)) throw new Error(`${MANIFEST_FILE} lists a malformed file entry`);
   return m;
 }

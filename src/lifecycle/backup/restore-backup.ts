@@ -26,7 +26,10 @@ export async function restoreBackup(input: { from: string; dataDir: string; forc
   if (!fs.existsSync(manifestPath)) throw new AppError("not_found", `${from} holds no ${MANIFEST_FILE}: not a finished callreview backup`);
   const manifest = parseManifest(fs.readFileSync(manifestPath, "utf8"));
   if (!(manifest.schema_version in MIGRATIONS)) {
-    throw new AppError("validation_failed", `the backup was written by a newer callreview (${manifest.callreview_version}, schema ${manifest.schema_version}); restore it with that version or later`);
+    throw new AppError(
+      "validation_failed",
+      `the backup was written by a newer callreview (${manifest.callreview_version}, schema ${manifest.schema_version}); restore it with that version or later`,
+    );
   }
   for (const f of [manifest.database, ...manifest.audio]) {
     const abs = path.join(from, f.path);
@@ -37,7 +40,11 @@ export async function restoreBackup(input: { from: string; dataDir: string; forc
   }
 
   const existing = fs.existsSync(dataDir) ? fs.readdirSync(dataDir).filter((n) => n !== STAGING && n !== "models") : [];
-  if (existing.length > 0 && !input.force) throw new AppError("conflict", `data dir ${dataDir} is not empty (${existing.slice(0, 3).join(", ")}${existing.length > 3 ? ", …" : ""}): restore into an empty dir, or add --force to replace its database and audio`);
+  if (existing.length > 0 && !input.force)
+    throw new AppError(
+      "conflict",
+      `data dir ${dataDir} is not empty (${existing.slice(0, 3).join(", ")}${existing.length > 3 ? ", …" : ""}): restore into an empty dir, or add --force to replace its database and audio`,
+    );
 
   const staging = path.join(dataDir, STAGING);
   await fsp.rm(staging, { recursive: true, force: true });
@@ -57,7 +64,8 @@ export async function restoreBackup(input: { from: string; dataDir: string; forc
     } finally {
       await store.close();
     }
-    for (const leftover of ["callreview.db", "callreview.db-wal", "callreview.db-shm", "audio"]) await fsp.rm(path.join(dataDir, leftover), { recursive: true, force: true });
+    for (const leftover of ["callreview.db", "callreview.db-wal", "callreview.db-shm", "audio"])
+      await fsp.rm(path.join(dataDir, leftover), { recursive: true, force: true });
     await fsp.rename(path.join(staging, "callreview.db"), path.join(dataDir, "callreview.db"));
     if (fs.existsSync(path.join(staging, "audio"))) await fsp.rename(path.join(staging, "audio"), path.join(dataDir, "audio"));
   } finally {

@@ -16,7 +16,8 @@ const ROUTING_CONTEXT = /\b(routing|aba|transit number|sort code)\b/;
 const ACCOUNT_CONTEXT = /\b(account|acct|iban|checking|savings)\b/;
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
-const SPOKEN_EMAIL = /\b[a-z0-9][a-z0-9_-]*(?:\s+(?:dot|underscore|dash)\s+[a-z0-9_-]+)*\s+at\s+[a-z0-9-]+(?:\s+dot\s+[a-z0-9-]+)*\s+dot\s+(?:com|net|org|edu|gov|io|co|uk|de|fr|es|it|nl|biz|info|us|ca|au)\b/gi;
+const SPOKEN_EMAIL =
+  /\b[a-z0-9][a-z0-9_-]*(?:\s+(?:dot|underscore|dash)\s+[a-z0-9_-]+)*\s+at\s+[a-z0-9-]+(?:\s+dot\s+[a-z0-9-]+)*\s+dot\s+(?:com|net|org|edu|gov|io|co|uk|de|fr|es|it|nl|biz|info|us|ca|au)\b/gi;
 const IBAN = /\b[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]{4}){2,7}(?:[ -]?[A-Z0-9]{1,3})?\b/gi;
 
 /**

@@ -10,7 +10,10 @@ export const DEFAULT_REDACTION: readonly RedactionKind[] = ["card"];
 
 /** `--redact card,ssn` or `--redact none`; the error names what is known. */
 export function parseRedactKinds(input: string): RedactionKind[] {
-  const names = input.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const names = input
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   if (names.length === 1 && names[0] === "none") return [];
   const bad = names.filter((n) => !(REDACTION_KINDS as readonly string[]).includes(n));
   if (bad.length > 0 || names.length === 0) {

@@ -5,11 +5,33 @@
  * break.
  */
 const UNITS: Record<string, string> = {
-  zero: "0", oh: "0", o: "0", nought: "0", naught: "0", nil: "0",
-  one: "1", two: "2", three: "3", four: "4", five: "5", six: "6", seven: "7", eight: "8", nine: "9",
+  zero: "0",
+  oh: "0",
+  o: "0",
+  nought: "0",
+  naught: "0",
+  nil: "0",
+  one: "1",
+  two: "2",
+  three: "3",
+  four: "4",
+  five: "5",
+  six: "6",
+  seven: "7",
+  eight: "8",
+  nine: "9",
 };
 const TEENS: Record<string, string> = {
-  ten: "10", eleven: "11", twelve: "12", thirteen: "13", fourteen: "14", fifteen: "15", sixteen: "16", seventeen: "17", eighteen: "18", nineteen: "19",
+  ten: "10",
+  eleven: "11",
+  twelve: "12",
+  thirteen: "13",
+  fourteen: "14",
+  fifteen: "15",
+  sixteen: "16",
+  seventeen: "17",
+  eighteen: "18",
+  nineteen: "19",
 };
 const TENS: Record<string, string> = { twenty: "2", thirty: "3", forty: "4", fifty: "5", sixty: "6", seventy: "7", eighty: "8", ninety: "9" };
 const REPEAT: Record<string, number> = { double: 2, triple: 3 };

@@ -27,7 +27,11 @@ export function redactsAudio(settings: Record<string, unknown>): boolean {
  * points at it, and the old file goes unless another call shares it.
  * Returns the seconds silenced (0: nothing to do).
  */
-export async function silenceRedactedAudio(services: Pick<Services, "store" | "config" | "clock" | "logger">, callId: number, transcript: Pick<Transcript, "segments">): Promise<number> {
+export async function silenceRedactedAudio(
+  services: Pick<Services, "store" | "config" | "clock" | "logger">,
+  callId: number,
+  transcript: Pick<Transcript, "segments">,
+): Promise<number> {
   const spans = transcript.segments.filter((s) => TOKEN.test(s.text)).map((s) => [Math.max(0, s.t_start), Math.max(s.t_start, s.t_end)] as const);
   if (spans.length === 0) return 0;
   const call = await getCall(services.store.db, callId);

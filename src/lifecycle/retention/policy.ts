@@ -12,7 +12,8 @@ export interface RetentionPolicy {
 export function parseRetentionDays(value: string, flag: string): number | null {
   const v = value.trim().toLowerCase();
   if (v === "off" || v === "0") return null;
-  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 36_500) throw new Error(`invalid ${flag} "${value}" (expected a number of days from 1 to 36500, or 0 / off for no limit)`);
+  if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 36_500)
+    throw new Error(`invalid ${flag} "${value}" (expected a number of days from 1 to 36500, or 0 / off for no limit)`);
   return Number(v);
 }
 

@@ -1,6 +1,14 @@
 import { AppError } from "../../errors.js";
 import { listCompanies } from "../../store/companies.js";
-import { callsCreatedBefore, callsWithAudioBefore, callsWithTranscriptBefore, clearCallAudio, countDue, deleteTranscriptsOf, type DueCounts } from "../../store/retention.js";
+import {
+  callsCreatedBefore,
+  callsWithAudioBefore,
+  callsWithTranscriptBefore,
+  clearCallAudio,
+  countDue,
+  deleteTranscriptsOf,
+  type DueCounts,
+} from "../../store/retention.js";
 import { isoNow } from "../../time.js";
 import { audit, type Actor } from "../audit.js";
 import { eraseCall, removeAudioIfUnused, scrub, type EraseDeps } from "../erase-call.js";
@@ -47,7 +55,13 @@ export async function runRetention(deps: EraseDeps, input: { actor: Actor; maxIt
   if (changed) await scrub(deps);
   if (changed || input.auditEmpty) {
     const total = (k: "calls_erased" | "transcripts_expired" | "audio_expired") => out.reduce((n, c) => n + c[k], 0);
-    await audit(db, input.actor, "retention.run", { detail: { calls_erased: total("calls_erased"), transcripts_expired: total("transcripts_expired"), audio_expired: total("audio_expired") } }, now);
+    await audit(
+      db,
+      input.actor,
+      "retention.run",
+      { detail: { calls_erased: total("calls_erased"), transcripts_expired: total("transcripts_expired"), audio_expired: total("audio_expired") } },
+      now,
+    );
   }
   return { at: isoNow(now), companies: out, finished: pass.budget > 0 };
 }
@@ -119,7 +133,9 @@ async function expireAudio(pass: RetentionPass, r: CompanyRetention, before: str
 }
 
 /** Each company's policy and what it would act on now (doctor). */
-export async function retentionStatus(deps: Pick<EraseDeps, "store" | "clock">): Promise<Array<{ company_id: number; policy: RetentionPolicy; due: DueCounts }>> {
+export async function retentionStatus(
+  deps: Pick<EraseDeps, "store" | "clock">,
+): Promise<Array<{ company_id: number; policy: RetentionPolicy; due: DueCounts }>> {
   const now = deps.clock.now();
   const out = [];
   for (const company of await listCompanies(deps.store.db)) {

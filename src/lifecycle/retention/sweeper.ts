@@ -39,7 +39,15 @@ export class RetentionSweeper {
       const run = await runRetention(this.services, { actor: RETENTION_ACTOR, maxItems: BATCH });
       more = !run.finished;
       const touched = run.companies.filter((c) => c.calls_erased + c.transcripts_expired + c.audio_expired > 0);
-      if (touched.length > 0) this.services.logger.info("retention applied", { companies: touched.map((c) => ({ company_id: c.company_id, calls_erased: c.calls_erased, transcripts_expired: c.transcripts_expired, audio_expired: c.audio_expired })) });
+      if (touched.length > 0)
+        this.services.logger.info("retention applied", {
+          companies: touched.map((c) => ({
+            company_id: c.company_id,
+            calls_erased: c.calls_erased,
+            transcripts_expired: c.transcripts_expired,
+            audio_expired: c.audio_expired,
+          })),
+        });
     } catch (e) {
       this.services.logger.warn("retention sweep failed; retried on the next tick", { error: e instanceof Error ? e.message : String(e) });
     }

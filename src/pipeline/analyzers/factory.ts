@@ -49,7 +49,12 @@ export async function chooseAnalyzer(
         reason: !gguf ? "configured, but no --llm-model set" : !fs.existsSync(gguf) ? `configured, but ${gguf} is missing` : "configured",
       };
     case "ollama":
-      return { configured: "ollama", active: "ollama", model: config.ollamaModel ?? null, reason: config.ollamaModel ? "configured" : "configured, but no --ollama-model set" };
+      return {
+        configured: "ollama",
+        active: "ollama",
+        model: config.ollamaModel ?? null,
+        reason: config.ollamaModel ? "configured" : "configured, but no --ollama-model set",
+      };
     case "auto": {
       const present = gguf !== undefined && fs.existsSync(gguf);
       if (present) return { configured: "auto", active: "llama", model: gguf, reason: "GGUF model present" };
@@ -84,8 +89,13 @@ export function analyzerFor(services: { config: Config; analyzer?: AnalyzerChoic
       threads: llamaThreads(cfg.workers, cfg.llmThreads),
       engineBuild: cfg.engineBuild,
     });
-  }
-  else if (c.active === "ollama") a = new OllamaAnalyzer({ url: cfg.ollamaUrl, model: c.model ?? "(no --ollama-model set)", contextSize: cfg.llmContextSize, timeoutSeconds: cfg.analysisTimeoutSeconds });
+  } else if (c.active === "ollama")
+    a = new OllamaAnalyzer({
+      url: cfg.ollamaUrl,
+      model: c.model ?? "(no --ollama-model set)",
+      contextSize: cfg.llmContextSize,
+      timeoutSeconds: cfg.analysisTimeoutSeconds,
+    });
   else a = new RulesAnalyzer();
   if (!choice) instances.set(services, a);
   return a;

@@ -49,7 +49,14 @@ export function loadEngine(opts: Pick<LlamaOptions, "modelPath" | "contextSize" 
       }
       try {
         // CPU only, an explicit window, one sequence: one analysis at a time per process.
-        const ctx = new addon.module.LlamaContext({ model: opts.modelPath, n_ctx: opts.contextSize, n_threads: threads, n_gpu_layers: 0, n_parallel: 1, use_mmap: true });
+        const ctx = new addon.module.LlamaContext({
+          model: opts.modelPath,
+          n_ctx: opts.contextSize,
+          n_threads: threads,
+          n_gpu_layers: 0,
+          n_parallel: 1,
+          use_mmap: true,
+        });
         return { ctx, info: addon.info };
       } catch (e) {
         throw new StageError("analysis_failed", `llama could not load the model ${opts.modelPath}: ${(e as Error).message.split("\n")[0]}`, false);
@@ -119,13 +126,24 @@ export class LlamaAnalyzer implements Analyzer {
     const fixed = count(head[0]) + count(head[1]) + 64;
     // The answer gets half the window; the transcript what the prompt leaves of the other half.
     const budget = Math.floor(this.opts.contextSize / 2) - fixed;
-    if (budget < 32) throw new StageError("analysis_failed", `llama context of ${this.opts.contextSize} tokens is too small for the prompt (${fixed} tokens before any transcript); raise --llm-context`, false);
+    if (budget < 32)
+      throw new StageError(
+        "analysis_failed",
+        `llama context of ${this.opts.contextSize} tokens is too small for the prompt (${fixed} tokens before any transcript); raise --llm-context`,
+        false,
+      );
     const long = lines.filter((l) => count(l) + 1 > budget);
     if (long.length) count = await tokenCounter(engine.ctx, [...head, ...lines, ...long.flatMap((l) => l.split(" "))]);
     return chunkLines(lines, budget, count);
   }
 
-  private async generate(engine: LlamaEngine, input: AnalyzeInput, ev: ReturnType<typeof gatherEvidence>, rules: Report, fin: Parameters<typeof finalizeLlmReport>[2]): Promise<Report> {
+  private async generate(
+    engine: LlamaEngine,
+    input: AnalyzeInput,
+    ev: ReturnType<typeof gatherEvidence>,
+    rules: Report,
+    fin: Parameters<typeof finalizeLlmReport>[2],
+  ): Promise<Report> {
     const budget = AbortSignal.timeout(this.opts.timeoutSeconds * 1000);
     const signal = input.signal ? AbortSignal.any([input.signal, budget]) : budget;
     const schema = draftJsonSchema(this.opts.limits ?? DEFAULT_DRAFT_LIMITS);
@@ -139,7 +157,12 @@ export class LlamaAnalyzer implements Analyzer {
     try {
       for (let i = 0; i < chunks.length; i++) {
         const failed = (detail?: string) => {
-          if (budget.aborted) return new StageError("analysis_failed", `llama analysis exceeded its time budget of ${this.opts.timeoutSeconds} s (part ${i + 1} of ${chunks.length})`, true);
+          if (budget.aborted)
+            return new StageError(
+              "analysis_failed",
+              `llama analysis exceeded its time budget of ${this.opts.timeoutSeconds} s (part ${i + 1} of ${chunks.length})`,
+              true,
+            );
           if (input.signal?.aborted) return new StageError("analysis_failed", "llama analysis was cancelled", true);
           return new StageError("analysis_failed", `llama generation failed: ${detail}`, true);
         };

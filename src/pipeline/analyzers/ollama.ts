@@ -23,7 +23,8 @@ function describe(e: unknown, opts: OllamaOptions, timedOut: boolean): StageErro
   if (timedOut) return new StageError("analysis_failed", `ollama did not answer within ${opts.timeoutSeconds} s (model ${opts.model} at ${opts.url})`, true);
   const err = e as { name?: string; status_code?: number; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === "ResponseError") {
-    if (err.status_code === 404) return new StageError("analysis_failed", `ollama model "${opts.model}" is not available on ${opts.url} (pull it with: ollama pull ${opts.model})`, true);
+    if (err.status_code === 404)
+      return new StageError("analysis_failed", `ollama model "${opts.model}" is not available on ${opts.url} (pull it with: ollama pull ${opts.model})`, true);
     return new StageError("analysis_failed", `ollama at ${opts.url} answered ${err.status_code}: ${err.message}`, true);
   }
   const code = err?.cause?.code ?? "";

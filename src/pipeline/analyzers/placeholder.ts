@@ -51,15 +51,36 @@ export function placeholderReport(call: CallRow): Report {
 
   const { breakdown, overall } = drawScores(rng);
 
-  const outcome = overall >= 80 ? rng.pick(["closed_won", "follow_up_scheduled"]) : overall >= 60 ? rng.pick(["follow_up_scheduled", "demo_scheduled"]) : overall >= 40 ? "no_decision" : "closed_lost";
+  const outcome =
+    overall >= 80
+      ? rng.pick(["closed_won", "follow_up_scheduled"])
+      : overall >= 60
+        ? rng.pick(["follow_up_scheduled", "demo_scheduled"])
+        : overall >= 40
+          ? "no_decision"
+          : "closed_lost";
   const close = closeLikelihood(outcome, overall, rng);
 
-  const signals = overall >= 55 ? rng.sample(BUYING_SIGNALS, overall >= 75 ? 2 : 1).map((signal) => ({ signal, strength: overall >= 75 ? ("strong" as const) : ("moderate" as const) })) : [];
-  const objections = rng.sample(OBJECTIONS, overall >= 70 ? 1 : 2).map((o) => ({ objection: o[0], raised_by: "customer" as const, handled: breakdown.objection_handling >= 6, suggested_response: o[1] }));
+  const signals =
+    overall >= 55
+      ? rng.sample(BUYING_SIGNALS, overall >= 75 ? 2 : 1).map((signal) => ({ signal, strength: overall >= 75 ? ("strong" as const) : ("moderate" as const) }))
+      : [];
+  const objections = rng
+    .sample(OBJECTIONS, overall >= 70 ? 1 : 2)
+    .map((o) => ({ objection: o[0], raised_by: "customer" as const, handled: breakdown.objection_handling >= 6, suggested_response: o[1] }));
   const weakest = [...SCORE_CATEGORIES].sort((a, b) => breakdown[a] - breakdown[b] || a.localeCompare(b));
   const strongest = [...weakest].reverse();
   // Compliance alerts only where the breakdown itself says compliance was poor.
-  const alerts = breakdown.compliance <= 2 ? [{ type: "disclosure", severity: "medium" as const, detail: "Placeholder: the compliance score is low; confirm the required disclosures were given on this call." }] : [];
+  const alerts =
+    breakdown.compliance <= 2
+      ? [
+          {
+            type: "disclosure",
+            severity: "medium" as const,
+            detail: "Placeholder: the compliance score is low; confirm the required disclosures were given on this call.",
+          },
+        ]
+      : [];
 
   const report = {
     overall_score: overall,
@@ -73,7 +94,10 @@ export function placeholderReport(call: CallRow): Report {
     objections,
     buying_signals: signals,
     missed_opportunities: weakest.slice(0, 2).map((c) => `Stronger ${label(c)} (scored ${breakdown[c]}/10)`),
-    coaching_notes: { priority: overall < 50 ? "high" : overall < 70 ? "medium" : "low", detail: `Focus on ${label(weakest[0])} and ${label(weakest[1])}; keep up ${label(strongest[0])}.` },
+    coaching_notes: {
+      priority: overall < 50 ? "high" : overall < 70 ? "medium" : "low",
+      detail: `Focus on ${label(weakest[0])} and ${label(weakest[1])}; keep up ${label(strongest[0])}.`,
+    },
     rep_strengths: strongest.slice(0, 2).map((c) => `${cap(label(c))} (${breakdown[c]}/10)`),
     rep_weaknesses: weakest.slice(0, 2).map((c) => `${cap(label(c))} (${breakdown[c]}/10)`),
     recommended_training: weakest.slice(0, 1).map((c) => `${cap(label(c))} workshop`),
@@ -150,7 +174,13 @@ function followUp(outcome: string, customer: string): string {
 
 const NEEDS = ["Faster onboarding", "Clear pricing", "Integration with the existing CRM", "Reporting for managers", "Lower total cost", "Reliable support"];
 const PAINS = ["Manual data entry", "Slow response times", "Limited visibility into the pipeline", "Rising costs", "Tool sprawl", "Missed follow-ups"];
-const BUYING_SIGNALS = ["Asked about contract terms", "Asked about implementation timeline", "Mentioned budget is approved", "Requested a proposal", "Asked who else uses the product"];
+const BUYING_SIGNALS = [
+  "Asked about contract terms",
+  "Asked about implementation timeline",
+  "Mentioned budget is approved",
+  "Requested a proposal",
+  "Asked who else uses the product",
+];
 const OBJECTIONS: Array<[string, string]> = [
   ["Price is higher than expected", "Tie the price to the measured savings and offer a phased rollout."],
   ["Timing is not right", "Agree on a concrete date to revisit and what must be true by then."],
@@ -181,7 +211,12 @@ function safeParse(json: string): Record<string, unknown> {
 /** JSON with object keys sorted at every level, so key order in the submission does not matter. */
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === "object") return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -191,7 +226,10 @@ class SeededRandom {
   private pool: Buffer = Buffer.alloc(0);
   constructor(private readonly seed: string) {}
   private next32(): number {
-    if (this.pool.length < 4) this.pool = createHash("sha256").update(`${this.seed}:${this.counter++}`).digest();
+    if (this.pool.length < 4)
+      this.pool = createHash("sha256")
+        .update(`${this.seed}:${this.counter++}`)
+        .digest();
     const v = this.pool.readUInt32BE(0);
     this.pool = this.pool.subarray(4);
     return v;

@@ -99,7 +99,10 @@ export class WhisperEngine {
       try {
         ctx = new (whisperBinding().WhisperContext)({ filePath: key, useGpu: false });
       } catch (e) {
-        throw new ModelLoadError(key, `whisper model ${key} could not be loaded (${(e as Error).message}): the file is missing, truncated or not a whisper ggml model`);
+        throw new ModelLoadError(
+          key,
+          `whisper model ${key} could not be loaded (${(e as Error).message}): the file is missing, truncated or not a whisper ggml model`,
+        );
       }
       engine = new WhisperEngine(key, ctx);
       WhisperEngine.loaded.set(key, engine);
@@ -108,7 +111,10 @@ export class WhisperEngine {
   }
 
   /** Transcribes 16 kHz mono 16-bit PCM. Engine times are in centiseconds. */
-  transcribe(pcm: Int16Array, opts: { language?: string; threads: number; onProgress?: (p: number) => void; signal?: AbortSignal }): Promise<{ language: string | null; segments: EngineSegment[] }> {
+  transcribe(
+    pcm: Int16Array,
+    opts: { language?: string; threads: number; onProgress?: (p: number) => void; signal?: AbortSignal },
+  ): Promise<{ language: string | null; segments: EngineSegment[] }> {
     return this.serial.run(async () => {
       opts.signal?.throwIfAborted();
       const data = pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.byteLength) as ArrayBuffer;
@@ -131,7 +137,10 @@ export class WhisperEngine {
   }
 
   /** The engine decodes the file itself (WAV/MP3/FLAC, mixed to mono): used only when ffmpeg is missing. */
-  transcribeFile(file: string, opts: { language?: string; threads: number; onProgress?: (p: number) => void }): Promise<{ language: string | null; segments: EngineSegment[] }> {
+  transcribeFile(
+    file: string,
+    opts: { language?: string; threads: number; onProgress?: (p: number) => void },
+  ): Promise<{ language: string | null; segments: EngineSegment[] }> {
     return this.serial.run(async () => {
       const r = await this.ctx.transcribeFile(file, {
         language: opts.language ?? "en",
@@ -173,9 +182,13 @@ export class VadEngine {
     if (!engine) {
       const contexts: NativeVadContext[] = [];
       try {
-        for (let i = 0; i < Math.max(1, channels); i++) contexts.push(new (whisperBinding().WhisperVadContext)({ filePath: key, nThreads: VadEngine.THREADS, useGpu: false }));
+        for (let i = 0; i < Math.max(1, channels); i++)
+          contexts.push(new (whisperBinding().WhisperVadContext)({ filePath: key, nThreads: VadEngine.THREADS, useGpu: false }));
       } catch (e) {
-        throw new ModelLoadError(key, `VAD model ${key} could not be loaded (${(e as Error).message}): the file is missing, truncated or not a Silero ggml model`);
+        throw new ModelLoadError(
+          key,
+          `VAD model ${key} could not be loaded (${(e as Error).message}): the file is missing, truncated or not a Silero ggml model`,
+        );
       }
       engine = new VadEngine(key, contexts);
       VadEngine.loaded.set(key, engine);

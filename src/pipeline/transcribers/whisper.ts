@@ -7,7 +7,15 @@ import type { Logger } from "../../logger.js";
 import { selectTranscriptionModels } from "../../models/find.js";
 import { manifestEntry } from "../../models/manifest.js";
 import { headerProblem } from "../../models/verify.js";
-import { StageError, type SpeakerRole, type TalkMetrics as TalkMetricsResult, type Transcriber, type TranscribeInput, type Transcript, type TranscriptSegment } from "../ports.js";
+import {
+  StageError,
+  type SpeakerRole,
+  type TalkMetrics as TalkMetricsResult,
+  type Transcriber,
+  type TranscribeInput,
+  type Transcript,
+  type TranscriptSegment,
+} from "../ports.js";
 import { assembleBatch, planBatches, toCallTime } from "../speech-batches.js";
 import { unionSpans, type Span } from "../speech-spans.js";
 import { computeTalkMetrics } from "../talk-metrics.js";
@@ -44,7 +52,10 @@ export class WhisperTranscriber implements Transcriber {
 
   /** Loads both models now: a missing or broken file fails here, naming the file, not call by call later. */
   constructor(private readonly opts: WhisperTranscriberOptions) {
-    for (const [what, file] of [["whisper", opts.whisperModel], ["VAD", opts.vadModel]] as const) {
+    for (const [what, file] of [
+      ["whisper", opts.whisperModel],
+      ["VAD", opts.vadModel],
+    ] as const) {
       if (file === null) continue;
       if (!fs.existsSync(file)) throw new ModelLoadError(file, `${what} model ${file} does not exist`);
       const problem = headerProblem(file, what === "VAD" ? "vad" : "whisper");
@@ -52,7 +63,11 @@ export class WhisperTranscriber implements Transcriber {
       // The engine loads some truncated files without complaint; a known size catches them.
       const expected = manifestEntry(path.basename(file))?.size_bytes;
       const size = fs.statSync(file).size;
-      if (expected && size !== expected) throw new ModelLoadError(file, `${what} model ${file} is ${size} bytes, the manifest says ${expected}: truncated or corrupt (run \`callreview models verify\`)`);
+      if (expected && size !== expected)
+        throw new ModelLoadError(
+          file,
+          `${what} model ${file} is ${size} bytes, the manifest says ${expected}: truncated or corrupt (run \`callreview models verify\`)`,
+        );
     }
     whisperBinding(opts.engineBuild ?? "auto");
     this.engine = WhisperEngine.load(opts.whisperModel);
@@ -84,7 +99,9 @@ export class WhisperTranscriber implements Transcriber {
    * Voice activity and talk metrics only (no transcription): what the metrics
    * of a call are, in a fraction of the time. Needs the VAD model.
    */
-  async measureTalk(input: Pick<TranscribeInput, "audioPath" | "company" | "call" | "signal">): Promise<{ metrics: TalkMetricsResult; speakers: SpeakerRole[] }> {
+  async measureTalk(
+    input: Pick<TranscribeInput, "audioPath" | "company" | "call" | "signal">,
+  ): Promise<{ metrics: TalkMetricsResult; speakers: SpeakerRole[] }> {
     if (!this.vad) throw new StageError("transcriber_unavailable", "talk metrics need a VAD model in the models dir");
     fs.mkdirSync(this.opts.workRoot, { recursive: true, mode: PRIVATE_DIR_MODE });
     const workDir = fs.mkdtempSync(path.join(this.opts.workRoot, `talk-${input.call.id}-`));
@@ -92,7 +109,10 @@ export class WhisperTranscriber implements Transcriber {
       const audio = await openCallAudio(input.audioPath, { workDir, ffmpegPath: this.opts.ffmpegPath, signal: input.signal });
       if (audio.kind === "encoded") {
         const speech = unionSpans(await this.vad.detectFile(audio.file));
-        return { metrics: computeTalkMetrics(input.call.duration_seconds ?? Math.max(0, ...speech.map((s) => s.end)), { kind: "mono", speech }), speakers: ["unknown"] };
+        return {
+          metrics: computeTalkMetrics(input.call.duration_seconds ?? Math.max(0, ...speech.map((s) => s.end)), { kind: "mono", speech }),
+          speakers: ["unknown"],
+        };
       }
       const { channels, speech } = await this.speechByChannel(audio, input);
       return { metrics: this.metricsOf(audio, speech)!, speakers: channels.map((c) => c.speaker) };
@@ -111,7 +131,12 @@ export class WhisperTranscriber implements Transcriber {
           ]
         : [{ channel: 0, speaker: "unknown" }];
     const speech = this.vad
-      ? await this.detectSpeech(audio, channels.map((c) => c.channel), input.signal, progress)
+      ? await this.detectSpeech(
+          audio,
+          channels.map((c) => c.channel),
+          input.signal,
+          progress,
+        )
       : channels.map(() => [{ start: 0, end: audio.durationSeconds }]);
     progress?.(VAD_PROGRESS);
     return { channels, speech };
@@ -120,7 +145,10 @@ export class WhisperTranscriber implements Transcriber {
   /** Channel order is rep, customer for stereo (see speechByChannel). */
   private metricsOf(audio: PcmAudio, speech: Span[][]): TalkMetricsResult | null {
     if (!this.vad) return null;
-    return computeTalkMetrics(audio.durationSeconds, audio.channels === 2 ? { kind: "stereo", rep: speech[0], customer: speech[1] } : { kind: "mono", speech: speech[0] });
+    return computeTalkMetrics(
+      audio.durationSeconds,
+      audio.channels === 2 ? { kind: "stereo", rep: speech[0], customer: speech[1] } : { kind: "mono", speech: speech[0] },
+    );
   }
 
   private async transcribePcm(audio: PcmAudio, input: TranscribeInput, progress: (p: number) => void): Promise<Transcript> {
@@ -151,7 +179,13 @@ export class WhisperTranscriber implements Transcriber {
     }
     segments.sort((a, b) => a.t_start - b.t_start || a.t_end - b.t_end);
     progress(100);
-    return { segments, metrics: this.metricsOf(audio, speech), language: language ?? this.language(input), model: this.model, durationSeconds: audio.durationSeconds };
+    return {
+      segments,
+      metrics: this.metricsOf(audio, speech),
+      language: language ?? this.language(input),
+      model: this.model,
+      durationSeconds: audio.durationSeconds,
+    };
   }
 
   /**
@@ -182,13 +216,23 @@ export class WhisperTranscriber implements Transcriber {
   private async transcribeEncoded(file: string, input: TranscribeInput, progress: (p: number) => void): Promise<Transcript> {
     const speech = this.vad ? unionSpans(await this.vad.detectFile(file)) : null;
     progress(VAD_PROGRESS);
-    const result = await this.engine.transcribeFile(file, { language: this.language(input), threads: this.opts.threads, onProgress: (p) => progress(VAD_PROGRESS + (p * (100 - VAD_PROGRESS)) / 100) });
+    const result = await this.engine.transcribeFile(file, {
+      language: this.language(input),
+      threads: this.opts.threads,
+      onProgress: (p) => progress(VAD_PROGRESS + (p * (100 - VAD_PROGRESS)) / 100),
+    });
     const segments = result.segments
       .map((s) => ({ t_start: round2(s.start), t_end: round2(s.end), speaker: "unknown", text: cleanText(s.text) }))
       .filter((s) => s.text);
     const duration = input.call.duration_seconds ?? Math.max(0, ...segments.map((s) => s.t_end), ...(speech ?? []).map((s) => s.end));
     progress(100);
-    return { segments, metrics: speech ? computeTalkMetrics(duration, { kind: "mono", speech }) : null, language: result.language ?? this.language(input), model: this.model, durationSeconds: duration };
+    return {
+      segments,
+      metrics: speech ? computeTalkMetrics(duration, { kind: "mono", speech }) : null,
+      language: result.language ?? this.language(input),
+      model: this.model,
+      durationSeconds: duration,
+    };
   }
 
   /** English-only models (`*.en*`) are told so; multilingual ones detect the language unless the company sets one. */
@@ -200,10 +244,16 @@ export class WhisperTranscriber implements Transcriber {
 }
 
 /** The transcriber `serve --pipeline live` uses; throws naming the file when a model is missing or unusable. */
-export function openWhisperTranscriber(config: Pick<Config, "modelsDir" | "dataDir" | "whisperModel" | "whisperThreads" | "ffmpegPath"> & Partial<Pick<Config, "engineBuild">>, logger?: Logger): WhisperTranscriber {
+export function openWhisperTranscriber(
+  config: Pick<Config, "modelsDir" | "dataDir" | "whisperModel" | "whisperThreads" | "ffmpegPath"> & Partial<Pick<Config, "engineBuild">>,
+  logger?: Logger,
+): WhisperTranscriber {
   const models = selectTranscriptionModels(config);
   if (!models.whisper) {
-    throw new AppError("invalid_config", `no whisper model in ${config.modelsDir}: put a ggml whisper model there (e.g. ggml-base.en.bin, see models/README.md) or use --pipeline placeholder`);
+    throw new AppError(
+      "invalid_config",
+      `no whisper model in ${config.modelsDir}: put a ggml whisper model there (e.g. ggml-base.en.bin, see models/README.md) or use --pipeline placeholder`,
+    );
   }
   if (!models.vad) logger?.warn("no VAD model in the models dir: transcribing the whole audio, no talk metrics", { models_dir: config.modelsDir });
   try {

@@ -10,6 +10,9 @@ export const m009_egress: Migration = {
     await db.schema.alterTable("calls").addColumn("failure_detail", "text").execute();
     // 1 from the moment the attempt is claimed until its result is written; a claim that finds
     // a 1 left behind knows the process sending it died, and marks the attempt lost.
-    await db.schema.alterTable("webhook_attempts").addColumn("in_flight", "integer", (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable("webhook_attempts")
+      .addColumn("in_flight", "integer", (c) => c.notNull().defaultTo(0))
+      .execute();
   },
 };

@@ -23,7 +23,9 @@ export const m010_lifecycle: Migration = {
     await db.schema.createIndex("audit_log_call").on("audit_log").columns(["call_id", "id"]).execute();
     if (isPostgres(db)) {
       // The same refusal in PostgreSQL's trigger syntax (a trigger calls a function).
-      await sql`CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit_log is append-only'; END $$`.execute(db);
+      await sql`CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'audit_log is append-only'; END $$`.execute(
+        db,
+      );
       await sql`CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()`.execute(db);
       await sql`CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_append_only()`.execute(db);
       // TRUNCATE skips row triggers; refuse it too.

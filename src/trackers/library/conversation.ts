@@ -3,11 +3,22 @@ import type { LibraryTracker } from "../format.js";
 /** The shape of the conversation: next steps, discovery questions, an explicit no. */
 export const CONVERSATION_TRACKERS: LibraryTracker[] = [
   {
-    id: "next_step", category: "next_step", type: "next_step", speaker: "either", threshold: 0.8,
+    id: "next_step",
+    category: "next_step",
+    type: "next_step",
+    speaker: "either",
+    threshold: 0.8,
     patterns: [
-      "(call|ring|email|send|meet|talk|speak|follow up|check in|touch base|circle back|come by|visit|demo|book|schedule|set up|get back) NEAR/8 (monday|tuesday|wednesday|thursday|friday|saturday|tomorrow|tonight|today|next week|this week|end of the (day|week|month)|end of (day|week|month)|morning|afternoon|am|pm|oclock|january|february|march|april|june|july|august|september|october|november|december|the (first|second|third|fifth|tenth|twelfth|fifteenth|twentieth)|in (two|three|a couple of|a few) (days|weeks))", "(calendar|meeting|zoom|teams) (invite|link|request)", "(ill|i will|we will|well|she will|hell|he will|priya will|our team will) NEAR/3 (send|email|call|set up|book|schedule|forward|get) NEAR/8 (by|before|on|this|tomorrow|today|monday|tuesday|wednesday|thursday|friday|afternoon|morning|week)", "(kickoff|kick off|onboarding call|site visit|assessment|demo|pilot|trial) NEAR/6 (monday|tuesday|wednesday|thursday|friday|tomorrow|next week|on the|at (one|two|three|four|five|nine|ten|eleven|noon|#num))",
+      "(call|ring|email|send|meet|talk|speak|follow up|check in|touch base|circle back|come by|visit|demo|book|schedule|set up|get back) NEAR/8 (monday|tuesday|wednesday|thursday|friday|saturday|tomorrow|tonight|today|next week|this week|end of the (day|week|month)|end of (day|week|month)|morning|afternoon|am|pm|oclock|january|february|march|april|june|july|august|september|october|november|december|the (first|second|third|fifth|tenth|twelfth|fifteenth|twentieth)|in (two|three|a couple of|a few) (days|weeks))",
+      "(calendar|meeting|zoom|teams) (invite|link|request)",
+      "(ill|i will|we will|well|she will|hell|he will|priya will|our team will) NEAR/3 (send|email|call|set up|book|schedule|forward|get) NEAR/8 (by|before|on|this|tomorrow|today|monday|tuesday|wednesday|thursday|friday|afternoon|morning|week)",
+      "(kickoff|kick off|onboarding call|site visit|assessment|demo|pilot|trial) NEAR/6 (monday|tuesday|wednesday|thursday|friday|tomorrow|next week|on the|at (one|two|three|four|five|nine|ten|eleven|noon|#num))",
     ],
-    exclude: ["record* NEAR/8 (call|calls|line|conversation|training|quality)", "(dont|do not|no need to|please dont|never) NEAR/3 (call|email|send|contact)", "(if|maybe|might|someday|sometime) NEAR/6 (call|send|talk|meet)"],
+    exclude: [
+      "record* NEAR/8 (call|calls|line|conversation|training|quality)",
+      "(dont|do not|no need to|please dont|never) NEAR/3 (call|email|send|contact)",
+      "(if|maybe|might|someday|sometime) NEAR/6 (call|send|talk|meet)",
+    ],
     examples: [
       "I'll have the proposal in your inbox by Thursday noon.",
       "Let's meet at the site on Tuesday at eight before the crew arrives.",
@@ -45,9 +56,16 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "discovery", category: "discovery", type: "open_question", speaker: "rep",
+    id: "discovery",
+    category: "discovery",
+    type: "open_question",
+    speaker: "rep",
     patterns: [
-      "(tell me|walk me through|talk me through|help me understand|can you describe|paint me a picture)", "(how|what) NEAR/4 (currently|today|right now|these days|at the moment)", "(what|whats|how) NEAR/6 (process|challenge*|problem*|goal*|priority|priorities|biggest|important|success|prompted|made you|brought you|looking for|hoping|frustrat*|cost you|affect*|impact|working|not working|handle|manage|deal with)", "(how many|how often|how much time|how long have you)", "(why is that|why now|what happens when|what happens if)",
+      "(tell me|walk me through|talk me through|help me understand|can you describe|paint me a picture)",
+      "(how|what) NEAR/4 (currently|today|right now|these days|at the moment)",
+      "(what|whats|how) NEAR/6 (process|challenge*|problem*|goal*|priority|priorities|biggest|important|success|prompted|made you|brought you|looking for|hoping|frustrat*|cost you|affect*|impact|working|not working|handle|manage|deal with)",
+      "(how many|how often|how much time|how long have you)",
+      "(why is that|why now|what happens when|what happens if)",
     ],
     exclude: ["(how|what) NEAR/4 (weather|weekend|holiday|kids|game|trip)"],
     examples: [
@@ -85,10 +103,22 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
     ],
   },
   {
-    id: "rejection", category: "rejection", type: "rejection", speaker: "customer", threshold: 0.85,
+    id: "rejection",
+    category: "rejection",
+    type: "rejection",
+    speaker: "customer",
+    threshold: 0.85,
     patterns: [
-      "(its|it be|it|thats|that be|answer be|answer s) a no", "(my|the|our) answer (be|s) (no|a no)", "(were|we be|well|we will|im|i be|ill|i will) (sticking|staying|stick|stay) with NEAR/8 (thanks|on this one|this time|the (two|one|ones|people)|what we|who we|for now)", "(were|we be|well|we will) (sticking|staying|stick|stay) with @name",
-      "(no thanks|no thank you|not interested|well pass|we will pass|ill pass|going to pass|gonna pass|hard pass|not for us|not going to (work|happen|buy|move forward))", "(decided|chose|going|gone|went) NEAR/4 (another|other|different|someone else|with them|elsewhere|against)", "(remove|take) NEAR/4 (list|off)", "(stop|dont) (calling|call) (me|us)", "(not|wont) (moving|move|go|going) (forward|ahead)", "(decline|declining|say no|saying no)",
+      "(its|it be|it|thats|that be|answer be|answer s) a no",
+      "(my|the|our) answer (be|s) (no|a no)",
+      "(were|we be|well|we will|im|i be|ill|i will) (sticking|staying|stick|stay) with NEAR/8 (thanks|on this one|this time|the (two|one|ones|people)|what we|who we|for now)",
+      "(were|we be|well|we will) (sticking|staying|stick|stay) with @name",
+      "(no thanks|no thank you|not interested|well pass|we will pass|ill pass|going to pass|gonna pass|hard pass|not for us|not going to (work|happen|buy|move forward))",
+      "(decided|chose|going|gone|went) NEAR/4 (another|other|different|someone else|with them|elsewhere|against)",
+      "(remove|take) NEAR/4 (list|off)",
+      "(stop|dont) (calling|call) (me|us)",
+      "(not|wont) (moving|move|go|going) (forward|ahead)",
+      "(decline|declining|say no|saying no)",
     ],
     exclude: ["(not|never) NEAR/3 (saying no|a no)", "(if|unless) NEAR/5 (pass|not interested)"],
     examples: [

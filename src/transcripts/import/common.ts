@@ -22,7 +22,12 @@ export class Problems {
     if (this.list.length < 20) this.list.push(msg);
   }
   throwIfAny(field = "transcript"): void {
-    if (this.list.length) throw new AppError("validation_failed", `the transcript is not valid: ${this.list[0]}${this.list.length > 1 ? ` (and ${this.list.length - 1} more)` : ""}`, { errors: { [field]: this.list } });
+    if (this.list.length)
+      throw new AppError(
+        "validation_failed",
+        `the transcript is not valid: ${this.list[0]}${this.list.length > 1 ? ` (and ${this.list.length - 1} more)` : ""}`,
+        { errors: { [field]: this.list } },
+      );
   }
 }
 
@@ -49,7 +54,8 @@ export function checkCues(cues: RawCue[], problems: Problems): void {
     else if (c.t_end > MAX_SECONDS) problems.add(`${c.where}: ends after 24 hours (${c.t_end}s)`);
     if (!c.text.trim()) problems.add(`${c.where}: empty text`);
     else if (c.text.length > MAX_TEXT) problems.add(`${c.where}: text longer than ${MAX_TEXT} characters`);
-    if (prev && c.t_start < prev.t_start) problems.add(`${c.where}: starts (${c.t_start}s) before the previous cue (${prev.t_start}s); cues must be in time order`);
+    if (prev && c.t_start < prev.t_start)
+      problems.add(`${c.where}: starts (${c.t_start}s) before the previous cue (${prev.t_start}s); cues must be in time order`);
     prev = c;
   }
 }
@@ -68,7 +74,8 @@ export function toTranscript(cues: RawCue[], repSpeaker: string | undefined, pro
   problems.throwIfAny();
   const segments: TranscriptSegment[] = cues.map((c) => {
     const name = c.speaker?.trim().toLowerCase() ?? null;
-    const speaker = name === null ? "unknown" : rep !== undefined ? (name === rep ? "rep" : "customer") : name === "rep" || name === "customer" ? name : "unknown";
+    const speaker =
+      name === null ? "unknown" : rep !== undefined ? (name === rep ? "rep" : "customer") : name === "rep" || name === "customer" ? name : "unknown";
     return { t_start: round(c.t_start), t_end: round(c.t_end), speaker, text: c.text.replace(/\s+/g, " ").trim() };
   });
   return { segments, metrics: null, language: null, model: "imported" };

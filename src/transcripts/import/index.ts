@@ -30,7 +30,9 @@ export function formatOfFileName(name: string): TranscriptFormat | undefined {
 export function parseTranscript(format: string, content: unknown, repSpeaker?: string): Transcript {
   const problems = new Problems();
   if (!(TRANSCRIPT_FORMATS as readonly string[]).includes(format)) {
-    throw new AppError("validation_failed", `unknown transcript format "${format}"`, { errors: { format: [`must be one of ${TRANSCRIPT_FORMATS.join(", ")}`] } });
+    throw new AppError("validation_failed", `unknown transcript format "${format}"`, {
+      errors: { format: [`must be one of ${TRANSCRIPT_FORMATS.join(", ")}`] },
+    });
   }
   let cues;
   if (format === "json") {
@@ -44,7 +46,8 @@ export function parseTranscript(format: string, content: unknown, repSpeaker?: s
     }
     cues = parseJsonTranscript(value, problems);
   } else {
-    if (typeof content !== "string") throw new AppError("validation_failed", `a ${format} transcript must be text`, { errors: { content: ["expected a string"] } });
+    if (typeof content !== "string")
+      throw new AppError("validation_failed", `a ${format} transcript must be text`, { errors: { content: ["expected a string"] } });
     cues = format === "vtt" ? parseVtt(content, problems) : parseSrt(content, problems);
   }
   return toTranscript(cues, repSpeaker, problems);

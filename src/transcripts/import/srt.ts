@@ -30,7 +30,10 @@ export function parseSrt(text: string, problems: Problems): RawCue[] {
     i++;
     const body: string[] = [];
     while (i < lines.length && lines[i].trim() !== "") body.push(lines[i++]);
-    let content = body.join(" ").replace(/<[^>]*>/g, "").trim();
+    let content = body
+      .join(" ")
+      .replace(/<[^>]*>/g, "")
+      .trim();
     let speaker: string | null = null;
     const named = /^\[([^\]]{1,60})\]\s*(.*)$/.exec(content) ?? /^([A-Za-z][\w.'-]*(?: [A-Za-z][\w.'-]*){0,3}):\s+(.*)$/.exec(content);
     if (named) {

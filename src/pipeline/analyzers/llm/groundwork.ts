@@ -16,7 +16,11 @@ export type FinalizeContext = Parameters<typeof finalizeLlmReport>[2];
  * finished report is returned at once as `done`.
  */
 export function llmGroundwork(input: AnalyzeInput): { ev: Evidence; rules: Report; ctx: FinalizeContext; done?: Report } {
-  const ev = gatherEvidence(input.transcript, compiledTrackers(input.company.settings.trackers), disclosureWindow(input.company.settings as Record<string, unknown>));
+  const ev = gatherEvidence(
+    input.transcript,
+    compiledTrackers(input.company.settings.trackers),
+    disclosureWindow(input.company.settings as Record<string, unknown>),
+  );
   const rules = buildRulesReport(input, ev);
   const ctx: FinalizeContext = { transcript: input.transcript, call: input.call, company: input.company };
   return { ev, rules, ctx, done: ev.segments.length === 0 ? finalizeLlmReport(rules as Draft, rules, ctx) : undefined };

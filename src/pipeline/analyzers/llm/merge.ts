@@ -21,7 +21,8 @@ export function parseDraft(text: string, engine: string): Draft {
   if (raw && typeof raw === "object") {
     raw.overall_score = clamp(raw.overall_score, 100);
     raw.close_likelihood = clamp(raw.close_likelihood, 100);
-    if (raw.score_breakdown && typeof raw.score_breakdown === "object") for (const k of Object.keys(raw.score_breakdown)) raw.score_breakdown[k] = clamp(raw.score_breakdown[k], 10);
+    if (raw.score_breakdown && typeof raw.score_breakdown === "object")
+      for (const k of Object.keys(raw.score_breakdown)) raw.score_breakdown[k] = clamp(raw.score_breakdown[k], 10);
     for (const k of Object.keys(raw)) if (!(DRAFT_FIELDS as readonly string[]).includes(k)) delete raw[k];
     if (raw.transcript_highlights === undefined) raw.transcript_highlights = [];
   }
@@ -47,19 +48,37 @@ export function mergeDrafts(parts: Draft[]): Draft {
   return {
     overall_score: Math.round(parts.reduce((a, p) => a + p.overall_score, 0) / parts.length),
     score_breakdown: breakdown,
-    summary: parts.map((p, i) => `Part ${i + 1}: ${p.summary}`).join(" ").slice(0, 4000),
+    summary: parts
+      .map((p, i) => `Part ${i + 1}: ${p.summary}`)
+      .join(" ")
+      .slice(0, 4000),
     call_outcome: last.call_outcome,
     close_likelihood: last.close_likelihood,
-    objections: cap(parts.flatMap((p) => p.objections), 100),
-    buying_signals: cap(parts.flatMap((p) => p.buying_signals), 100),
-    missed_opportunities: cap(parts.flatMap((p) => p.missed_opportunities), 50),
+    objections: cap(
+      parts.flatMap((p) => p.objections),
+      100,
+    ),
+    buying_signals: cap(
+      parts.flatMap((p) => p.buying_signals),
+      100,
+    ),
+    missed_opportunities: cap(
+      parts.flatMap((p) => p.missed_opportunities),
+      50,
+    ),
     coaching_notes: parts.reduce((best, p) => (rank[p.coaching_notes.priority] > rank[best.priority] ? p.coaching_notes : best), parts[0].coaching_notes),
     rep_strengths: cap([...new Set(parts.flatMap((p) => p.rep_strengths))], 50),
     rep_weaknesses: cap([...new Set(parts.flatMap((p) => p.rep_weaknesses))], 50),
     suggested_follow_up: last.suggested_follow_up,
     crm_note: last.crm_note,
-    compliance_alerts: cap(parts.flatMap((p) => p.compliance_alerts), 100),
-    transcript_highlights: cap(parts.flatMap((p) => p.transcript_highlights ?? []), 100),
+    compliance_alerts: cap(
+      parts.flatMap((p) => p.compliance_alerts),
+      100,
+    ),
+    transcript_highlights: cap(
+      parts.flatMap((p) => p.transcript_highlights ?? []),
+      100,
+    ),
     confidence_level: parts.reduce((low, p) => (rank[p.confidence_level] < rank[low] ? p.confidence_level : low), last.confidence_level),
   };
 }

@@ -6,7 +6,7 @@ export const SYSTEM_PROMPT = [
   "Answer with one JSON object that follows the given schema exactly.",
   "Scores in score_breakdown are integers 0-10; overall_score is 0-100 and equals the mean of the breakdown times ten.",
   "Every objection, buying signal, highlight and compliance alert must quote words that were really said, in double quotes, with the time shown in the transcript (mm:ss).",
-  "Compliance alerts: missing recording disclosure in the first 30 s, guarantees of returns, risk-free claims, pressure to decide now, requests for card or account numbers, misleading absolute claims. Write objections and signals as <type> at mm:ss: \"quote\".",
+  'Compliance alerts: missing recording disclosure in the first 30 s, guarantees of returns, risk-free claims, pressure to decide now, requests for card or account numbers, misleading absolute claims. Write objections and signals as <type> at mm:ss: "quote".',
   "If the transcript does not support a claim, leave it out.",
 ].join("\n");
 
@@ -21,17 +21,22 @@ export function formatSegment(s: TranscriptSegment): string {
 export function evidenceText(ev: Evidence): string {
   const lines = [
     `Call length ${clock(ev.duration)}, ${ev.segments.length} segments.`,
-    ev.talkRatio === null ? "Talk ratio: unknown (speakers not separated)." : `Rep share of talk time: ${Math.round(ev.talkRatio * 100)}% (from ${ev.talkRatioSource}).`,
+    ev.talkRatio === null
+      ? "Talk ratio: unknown (speakers not separated)."
+      : `Rep share of talk time: ${Math.round(ev.talkRatio * 100)}% (from ${ev.talkRatioSource}).`,
     "Tracker hits (pattern, or classifier probability p):",
   ];
   const shown = ev.hits.filter((h) => !["price_mention", "hedging", "value", "rapport", "listening", "pain_point"].includes(h.tracker.category));
   // The evidence shares the model's context with the transcript: a fixed budget, compliance and objections first.
-  const rank = (c: string) => (["prohibited_claim", "sensitive_data_request", "disclosure"].includes(c) ? 0 : c === "objection" ? 1 : c === "buying_signal" ? 2 : 3);
+  const rank = (c: string) =>
+    ["prohibited_claim", "sensitive_data_request", "disclosure"].includes(c) ? 0 : c === "objection" ? 1 : c === "buying_signal" ? 2 : 3;
   let budget = EVIDENCE_CHARS;
-  const picked = [...shown].sort((a, b) => rank(a.tracker.category) - rank(b.tracker.category) || a.segment - b.segment).filter(() => {
-    const cost = 40;
-    return (budget -= cost) >= 0;
-  });
+  const picked = [...shown]
+    .sort((a, b) => rank(a.tracker.category) - rank(b.tracker.category) || a.segment - b.segment)
+    .filter(() => {
+      const cost = 40;
+      return (budget -= cost) >= 0;
+    });
   for (const h of shown.filter((x) => picked.includes(x))) {
     // The quote is the transcript line at that time; the evidence names it and says how sure the tracker was.
     const why = h.reason.by === "pattern" ? "pattern" : `p=${h.reason.score?.toFixed(2)}`;

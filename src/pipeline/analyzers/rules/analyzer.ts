@@ -25,7 +25,7 @@ const CATEGORY_ADVICE: Record<ScoreCategory, string> = {
   needs_analysis: "Get the customer to name their pain points and what they cost before proposing a solution.",
   value_articulation: "Translate features into measurable outcomes (time saved, revenue, risk reduced).",
   objection_handling: "Acknowledge each objection, ask a clarifying question, then answer it with evidence.",
-  active_listening: "Reflect back what you heard (\"so what I'm hearing is…\") and let the customer talk more.",
+  active_listening: 'Reflect back what you heard ("so what I\'m hearing is…") and let the customer talk more.',
   talk_ratio: "Aim for the customer to talk at least as much as you do: ask, then pause.",
   next_steps: "End every call with a concrete next step: a date, a time and an owner.",
   qualification: "Qualify budget, authority, need and timeline explicitly.",
@@ -72,9 +72,22 @@ function firstPerType(hits: TrackerHit[]): TrackerHit[] {
 
 function emptyReport(reason: string): Report {
   const breakdown = Object.fromEntries(
-    (["rapport", "discovery", "needs_analysis", "value_articulation", "objection_handling", "active_listening", "talk_ratio", "next_steps", "qualification", "pricing_confidence", "closing", "compliance"] as const).map(
-      (c) => [c, 0],
-    ),
+    (
+      [
+        "rapport",
+        "discovery",
+        "needs_analysis",
+        "value_articulation",
+        "objection_handling",
+        "active_listening",
+        "talk_ratio",
+        "next_steps",
+        "qualification",
+        "pricing_confidence",
+        "closing",
+        "compliance",
+      ] as const
+    ).map((c) => [c, 0]),
   ) as ScoreBreakdown;
   return {
     overall_score: 0,
@@ -134,7 +147,9 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
     summary: summary.slice(0, 4000),
     call_outcome: outcome,
     close_likelihood: likelihood,
-    customer_needs: firstPerType(hitsOf(ev, "pain_point").filter((h) => /need|want|looking for/i.test(h.sentence))).map((h) => `${quote(h.sentence)} (${clock(h.t)})`),
+    customer_needs: firstPerType(hitsOf(ev, "pain_point").filter((h) => /need|want|looking for/i.test(h.sentence))).map(
+      (h) => `${quote(h.sentence)} (${clock(h.t)})`,
+    ),
     pain_points: pains.slice(0, 10).map((h) => `${quote(h.sentence)} (${clock(h.t)})`),
     objections: objections.map((o) => ({
       objection: `${o.hit.tracker.type} at ${clock(o.hit.t)}: "${quote(o.hit.sentence, 400)}"`,
@@ -142,7 +157,10 @@ export function buildRulesReport(input: AnalyzeInput, ev: Evidence): Report {
       handled: o.handled,
       suggested_response: OBJECTION_RESPONSES[o.hit.tracker.type] ?? "Acknowledge the concern, ask a clarifying question and answer with evidence.",
     })),
-    buying_signals: signals.map((s) => ({ signal: `${s.tracker.type} at ${clock(s.t)}: "${quote(s.sentence, 400)}"`, strength: s.tracker.strength ?? "moderate" })),
+    buying_signals: signals.map((s) => ({
+      signal: `${s.tracker.type} at ${clock(s.t)}: "${quote(s.sentence, 400)}"`,
+      strength: s.tracker.strength ?? "moderate",
+    })),
     missed_opportunities: missed.slice(0, 50),
     coaching_notes: coaching,
     rep_strengths: strongest.slice(0, 5).map(([c, v]) => `${c} (${v}/10)`),
@@ -205,7 +223,8 @@ function closeLikelihood(signals: Hit[], nextSteps: Hit[], objections: Objection
 
 function missedOpportunities(ev: Evidence, f: { objections: ObjectionFinding[]; signals: Hit[]; nextSteps: Hit[]; outcome: Outcome }): string[] {
   const missed: string[] = [];
-  for (const o of f.objections) if (!o.handled) missed.push(`${o.hit.tracker.type} objection at ${clock(o.hit.t)} was not addressed: "${quote(o.hit.sentence, 160)}"`);
+  for (const o of f.objections)
+    if (!o.handled) missed.push(`${o.hit.tracker.type} objection at ${clock(o.hit.t)} was not addressed: "${quote(o.hit.sentence, 160)}"`);
   if (hitsOf(ev, "discovery").length === 0) missed.push("No open discovery questions were asked.");
   if (hitsOf(ev, "qualification").length === 0) missed.push("Budget, authority and timeline were not qualified.");
   if (f.nextSteps.length === 0) missed.push("The call ended without an agreed next step.");
@@ -214,7 +233,10 @@ function missedOpportunities(ev: Evidence, f: { objections: ObjectionFinding[]; 
   return missed;
 }
 
-function highlightsOf(ev: Evidence, f: { objections: ObjectionFinding[]; signals: Hit[]; nextSteps: Hit[]; commitments: Hit[]; pains: Hit[] }): Report["transcript_highlights"] {
+function highlightsOf(
+  ev: Evidence,
+  f: { objections: ObjectionFinding[]; signals: Hit[]; nextSteps: Hit[]; commitments: Hit[]; pains: Hit[] },
+): Report["transcript_highlights"] {
   const { objections, signals, nextSteps, commitments, pains } = f;
   return [
     ...objections.map((o) => ({ h: o.hit, label: "objection" as const })),
@@ -223,7 +245,9 @@ function highlightsOf(ev: Evidence, f: { objections: ObjectionFinding[]; signals
     ...nextSteps.map((h) => ({ h, label: "next_step" as const })),
     ...commitments.slice(0, 1).map((h) => ({ h, label: "commitment" as const })),
     ...pains.slice(0, 3).map((h) => ({ h, label: "pain_point" as const })),
-    ...hitsOf(ev, "discovery").slice(0, 3).map((h) => ({ h, label: "question" as const })),
+    ...hitsOf(ev, "discovery")
+      .slice(0, 3)
+      .map((h) => ({ h, label: "question" as const })),
   ]
     .sort((a, b) => a.h.t - b.h.t || a.h.segment - b.h.segment || a.label.localeCompare(b.label))
     .filter((x, i, all) => all.findIndex((y) => y.h.segment === x.h.segment && y.label === x.label) === i)
@@ -232,25 +256,25 @@ function highlightsOf(ev: Evidence, f: { objections: ObjectionFinding[]; signals
 }
 
 function coachingNotes(alerts: Report["compliance_alerts"], weakest: [ScoreCategory, number][]): Report["coaching_notes"] {
-  const coachingPriority = alerts.some((a) => a.severity === "critical" || a.severity === "high") || (weakest[0] && weakest[0][1] <= 3) ? "high" : weakest.length ? "medium" : "low";
-  const coachingDetail = [
-    ...(alerts.length ? [`Compliance first: ${alerts.map((a) => a.type).join(", ")}. ${CATEGORY_ADVICE.compliance}`] : []),
-    ...weakest.filter(([c]) => c !== "compliance" || !alerts.length).map(([c, v]) => `${c} (${v}/10): ${CATEGORY_ADVICE[c]}`),
-  ].join(" ") || "Solid call across the board; keep doing what worked.";
+  const coachingPriority =
+    alerts.some((a) => a.severity === "critical" || a.severity === "high") || (weakest[0] && weakest[0][1] <= 3) ? "high" : weakest.length ? "medium" : "low";
+  const coachingDetail =
+    [
+      ...(alerts.length ? [`Compliance first: ${alerts.map((a) => a.type).join(", ")}. ${CATEGORY_ADVICE.compliance}`] : []),
+      ...weakest.filter(([c]) => c !== "compliance" || !alerts.length).map(([c, v]) => `${c} (${v}/10): ${CATEGORY_ADVICE[c]}`),
+    ].join(" ") || "Solid call across the board; keep doing what worked.";
 
   return { priority: coachingPriority, detail: coachingDetail.slice(0, 2000) };
 }
 
 function followUpOf(outcome: Outcome, nextSteps: Hit[], objections: ObjectionFinding[]): string {
-  return (
-    outcome === "closed_won"
-      ? "Send the agreement and onboarding plan the customer asked for, and confirm the start date in writing."
-      : nextSteps.length
-        ? `Confirm the next step agreed at ${clock(nextSteps[0].t)} in writing: "${quote(nextSteps[0].sentence, 300)}"`
-        : objections.length
-          ? `Follow up on the open ${objections.map((o) => o.hit.tracker.type).join(" and ")} objection${objections.length > 1 ? "s" : ""} and propose a concrete next meeting.`
-          : "Propose a concrete next meeting with a date and an agenda."
-  );
+  return outcome === "closed_won"
+    ? "Send the agreement and onboarding plan the customer asked for, and confirm the start date in writing."
+    : nextSteps.length
+      ? `Confirm the next step agreed at ${clock(nextSteps[0].t)} in writing: "${quote(nextSteps[0].sentence, 300)}"`
+      : objections.length
+        ? `Follow up on the open ${objections.map((o) => o.hit.tracker.type).join(" and ")} objection${objections.length > 1 ? "s" : ""} and propose a concrete next meeting.`
+        : "Propose a concrete next meeting with a date and an agenda.";
 }
 
 function buildTimeline(ev: Evidence, objections: ObjectionFinding[]): Report["timeline"] {
@@ -274,7 +298,11 @@ export class RulesAnalyzer implements Analyzer {
   readonly name = "rules";
 
   async analyze(input: AnalyzeInput): Promise<Report> {
-    const ev = gatherEvidence(input.transcript, compiledTrackers(input.company.settings.trackers), disclosureWindow(input.company.settings as Record<string, unknown>));
+    const ev = gatherEvidence(
+      input.transcript,
+      compiledTrackers(input.company.settings.trackers),
+      disclosureWindow(input.company.settings as Record<string, unknown>),
+    );
     return postCheck(buildRulesReport(input, ev), { transcript: input.transcript, call: input.call, company: input.company });
   }
 }

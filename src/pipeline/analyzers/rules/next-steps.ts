@@ -24,10 +24,15 @@ const dated = (h: TrackerHit) => datedText(h.sentence);
 /** A day or date named, or a clock time after "at" (not a duration such as "thirty-six months", nor a price read as a time). */
 function namesTime(text: string): boolean {
   const f = readUtterance(text).flatMap(sentenceFeatures);
-  return f.includes("@day") || f.includes("@month") || /\b(tomorrow|tonight|this afternoon|next week|at (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|\d{1,2}(:\d\d)?))\b/i.test(text);
+  return (
+    f.includes("@day") ||
+    f.includes("@month") ||
+    /\b(tomorrow|tonight|this afternoon|next week|at (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|\d{1,2}(:\d\d)?))\b/i.test(text)
+  );
 }
 
-const MEETING = /\b(demo|call|meeting|visit|invite|trial|pilot|walkthrough|walk-through|calendar|session|kickoff|kick-off|assessment|survey|consult\w*|appointment|slot)\b/i;
+const MEETING =
+  /\b(demo|call|meeting|visit|invite|trial|pilot|walkthrough|walk-through|calendar|session|kickoff|kick-off|assessment|survey|consult\w*|appointment|slot)\b/i;
 
 /**
  * A next-step acceptance is a buying signal when it takes up something: it names
@@ -43,10 +48,13 @@ export function takesUpStep(ev: Evidence, h: TrackerHit): boolean {
 const customer = (h: TrackerHit) => String(h.speaker).toLowerCase() !== "rep";
 
 /** A reply that takes the step up ("Tuesday works", "sure, send it") rather than holding it off ("I don't know his schedule"). */
-const YES = /^\W*(yes|yeah|yep|yup|sure|ok|okay|sounds good|that works|works|perfect|great|fine|deal|absolutely|definitely|of course|please do|let's do|lets do|go ahead|alright|all right)\b/i;
-const HEDGE = /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? interested|maybe|we'?ll see|let me think|i'?ll (let you know|get back)|can'?t promise|no promises?|no thanks|not interested|don'?t call)\b/i;
+const YES =
+  /^\W*(yes|yeah|yep|yup|sure|ok|okay|sounds good|that works|works|perfect|great|fine|deal|absolutely|definitely|of course|please do|let's do|lets do|go ahead|alright|all right)\b/i;
+const HEDGE =
+  /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? interested|maybe|we'?ll see|let me think|i'?ll (let you know|get back)|can'?t promise|no promises?|no thanks|not interested|don'?t call)\b/i;
 /** What a purchase names; "let's do it" or "book it" without one, in a turn that accepts a meeting or names a time, takes up the meeting, not the deal. */
-const DEAL = /\b(sign\w*|contract|agreement|order|paperwork|purchase|buy|po|invoice|docusign|policy|plan|application|deal|renew\w*|switch\w*|seats?|licen[cs]es?)\b/i;
+const DEAL =
+  /\b(sign\w*|contract|agreement|order|paperwork|purchase|buy|po|invoice|docusign|policy|plan|application|deal|renew\w*|switch\w*|seats?|licen[cs]es?)\b/i;
 
 /**
  * Where the conversation ended up: the customer's last commitment, last

@@ -38,9 +38,10 @@ export function scoreBreakdown(ev: Evidence, objections: ObjectionFinding[], ale
     next_steps: steps.agreed ? (steps.dated ? (steps.commitment || n("next_step") > 1 ? 10 : 9) : 6) : steps.proposed ? 3 : 1,
     qualification: clamp10(1 + 2 * n("qualification")),
     pricing_confidence:
-      pricingTalk === 0 ? 5 : clamp10(7 - 2 * n("hedging") - 2 * priceObjections.filter((o) => !o.handled).length + (priceObjections.some((o) => o.handled) ? 2 : 0)),
+      pricingTalk === 0
+        ? 5
+        : clamp10(7 - 2 * n("hedging") - 2 * priceObjections.filter((o) => !o.handled).length + (priceObjections.some((o) => o.handled) ? 2 : 0)),
     closing: clamp10(1 + 2 * n("closing_ask") + strongSignals + 3 * (steps.commitment ? 1 : 0)),
     compliance: clamp10(10 - penalty),
   };
 }
-
