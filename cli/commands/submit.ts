@@ -9,6 +9,7 @@ import { openWhisperTranscriber } from "../../src/pipeline/transcribers/whisper.
 import type { Services } from "../../src/services.js";
 import { getCompany } from "../../src/store/companies.js";
 import { addConfigOptions, configFrom, parseId, type CliContext } from "../context.js";
+import { PIPELINE_SETTINGS } from "../setting-groups.js";
 import { printJson, spinLine, type Io } from "../io.js";
 import { createServices } from "../../src/services.js";
 import { readTranscriptFile } from "../../src/transcripts/import-call-transcript.js";
@@ -38,31 +39,7 @@ export function submitCommand(program: Command, ctx: CliContext): void {
     .option("--rep-speaker <name>", "with --transcript: the speaker who is the rep (others are customers)")
     .option("--wait", "wait until every call is complete or failed (runs workers in this process)")
     .option("--json", "print the calls as JSON: one object for one file, an array for several");
-  addConfigOptions(cmd, [
-    "pipeline",
-    "workers",
-    "maxUploadMb",
-    "analyzer",
-    "llmModel",
-    "ollamaUrl",
-    "ollamaModel",
-    "analysisTimeoutSeconds",
-    "llmContextSize",
-    "llmThreads",
-    "jobLeaseSeconds",
-    "retryBaseMs",
-    "downloadConnectTimeoutMs",
-    "downloadIdleTimeoutMs",
-    "downloadTimeoutMs",
-    "downloadConcurrency",
-    "companyMaxInflight",
-    "dbBusyTimeoutMs",
-    "dbSynchronous",
-    "whisperModel",
-    "whisperThreads",
-    "engineBuild",
-    "ffmpegPath",
-  ]);
+  addConfigOptions(cmd, [...PIPELINE_SETTINGS, "maxUploadMb"]);
   cmd.action(async (files: string[], opts: SubmitOptions, command: Command) => {
     const companyId = parseId(opts.company, "--company");
     if (files.length === 0 && !opts.transcript) throw new UsageError("nothing to submit: give audio files, or --transcript <file>");
