@@ -4,14 +4,8 @@ import type { SessionUser } from "../../store/sessions.js";
 import { barChart, columnChart } from "../charts.js";
 import { page, type Html } from "../layout.js";
 
-interface Totals {
-  calls: number;
-  scored: number;
-  score_sum: number;
-  alerts: number;
-  ratio_n: number;
-  ratio_sum: number;
-}
+/** One rep-week's sums without its keys: the dashboard adds them up per week and per rep. */
+type Totals = Omit<RepWeek, "rep" | "week">;
 
 function add(into: Map<string, Totals>, key: string, r: RepWeek): void {
   const t = into.get(key) ?? { calls: 0, scored: 0, score_sum: 0, alerts: 0, ratio_n: 0, ratio_sum: 0 };

@@ -7,7 +7,18 @@ import { guard } from "../auth.js";
 import { parseCallId } from "../call-id.js";
 import type { AppEnv } from "../env.js";
 import { withAudioUpload } from "../multipart.js";
-import { AUTH_ERRORS, MULTIPART_400, CallIdParams, CallSchema, ErrorSchema, NOT_FOUND, SECURITY, jsonContent, withRateHeaders } from "../schemas/common.js";
+import {
+  AUTH_ERRORS,
+  MULTIPART_400,
+  MULTIPART_415,
+  CallIdParams,
+  CallSchema,
+  ErrorSchema,
+  NOT_FOUND,
+  SECURITY,
+  jsonContent,
+  withRateHeaders,
+} from "../schemas/common.js";
 import { AUDIO_FORM_SCHEMA } from "../schemas/upload.js";
 import { AUDIO_FORM_EXAMPLE, QUEUED_CALL_EXAMPLE, errorExample } from "../schemas/examples.js";
 
@@ -28,11 +39,7 @@ export const attachAudioRoute = createRoute({
       status: "transcribing",
     }),
     ...MULTIPART_400,
-    415: jsonContent(
-      ErrorSchema,
-      "Not multipart/form-data (`unsupported_media_type`).",
-      errorExample("unsupported_media_type", "send the upload as multipart/form-data with a `file` part"),
-    ),
+    ...MULTIPART_415,
     422: jsonContent(
       ErrorSchema,
       "`no_file` or `invalid_file` (the message says why).",

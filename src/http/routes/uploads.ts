@@ -5,7 +5,7 @@ import { acceptCall } from "../../intake/accept-call.js";
 import { guard } from "../auth.js";
 import type { AppEnv } from "../env.js";
 import { withAudioUpload } from "../multipart.js";
-import { AUTH_ERRORS, MULTIPART_400, ErrorSchema, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
+import { AUTH_ERRORS, MULTIPART_400, MULTIPART_415, ErrorSchema, SECURITY, ValidationErrorSchema, jsonContent, withRateHeaders } from "../schemas/common.js";
 import { UPLOAD_FORM_SCHEMA, UploadFieldsSchema } from "../schemas/upload.js";
 import { validationError } from "../validation.js";
 import { UPLOAD_ACCEPTED_EXAMPLE, UPLOAD_FORM_EXAMPLE, errorExample } from "../schemas/examples.js";
@@ -27,11 +27,7 @@ export const uploadRoute = createRoute({
   responses: {
     201: withRateHeaders(jsonContent(UploadAcceptedSchema, "Call created from the upload (`status: received`).", UPLOAD_ACCEPTED_EXAMPLE)),
     ...MULTIPART_400,
-    415: jsonContent(
-      ErrorSchema,
-      "Not multipart/form-data (`unsupported_media_type`).",
-      errorExample("unsupported_media_type", "send the upload as multipart/form-data with a `file` part"),
-    ),
+    ...MULTIPART_415,
     422: jsonContent(
       z.union([ErrorSchema, ValidationErrorSchema]),
       "`no_file` (no `file` part), `invalid_file` (not a supported audio type, too large, empty, malformed multipart or a storage failure; the message says which) or `validation_failed` (bad text parts).",

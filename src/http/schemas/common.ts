@@ -101,6 +101,15 @@ export const MULTIPART_400 = {
   ),
 };
 
+/** A body that is not multipart/form-data, on the upload routes. */
+export const MULTIPART_415 = {
+  415: json(
+    ErrorSchema,
+    "Not multipart/form-data (`unsupported_media_type`).",
+    errorExample("unsupported_media_type", "send the upload as multipart/form-data with a `file` part"),
+  ),
+};
+
 /** Error answers every authenticated route can give. */
 export const AUTH_ERRORS = {
   401: json(

@@ -1,4 +1,4 @@
-import type { Report, ScoreBreakdown, ScoreCategory } from "../../../report/schema.js";
+import { type Report, SCORE_CATEGORIES, type ScoreBreakdown, type ScoreCategory } from "../../../report/schema.js";
 import type { AnalyzeInput, Analyzer } from "../../ports.js";
 import { postCheck } from "../post-check.js";
 import { overallFromBreakdown } from "../post-check-rule.js";
@@ -71,24 +71,7 @@ function firstPerType(hits: TrackerHit[]): TrackerHit[] {
 }
 
 function emptyReport(reason: string): Report {
-  const breakdown = Object.fromEntries(
-    (
-      [
-        "rapport",
-        "discovery",
-        "needs_analysis",
-        "value_articulation",
-        "objection_handling",
-        "active_listening",
-        "talk_ratio",
-        "next_steps",
-        "qualification",
-        "pricing_confidence",
-        "closing",
-        "compliance",
-      ] as const
-    ).map((c) => [c, 0]),
-  ) as ScoreBreakdown;
+  const breakdown = Object.fromEntries(SCORE_CATEGORIES.map((c) => [c, 0])) as ScoreBreakdown;
   return {
     overall_score: 0,
     score_breakdown: breakdown,
