@@ -30,5 +30,30 @@ describe("native/build.mjs without cmake and g++", () => {
     expect(said).toMatch(/cmake, \S+ or \S+ not found: skipping the SIMD build; the generic prebuilt llama addon is used/);
     expect(fs.existsSync(path.join(native, "out", "whisper-x86-64-v3", "index.node"))).toBe(false);
     expect(fs.existsSync(path.join(native, "out", "llama-x86-64-v3", "index.node"))).toBe(false);
-  }, 180_000);
+
+    // The same tree then runs: with no SIMD addon built, both engines fall back to the prebuilt generic
+    // build, and doctor says so and what to do about it.
+    for (const d of ["src", "cli"]) fs.cpSync(path.join(repoRoot, d), path.join(work.dir, d), { recursive: true });
+    for (const f of ["package.json", "tsconfig.json", "models/manifest.json"]) {
+      fs.mkdirSync(path.dirname(path.join(work.dir, f)), { recursive: true });
+      fs.copyFileSync(path.join(repoRoot, f), path.join(work.dir, f));
+    }
+    const doctor = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "cli/main.ts", "doctor", "--json", "--data-dir", path.join(work.dir, "data"), "--models-dir", path.join(work.dir, "models")],
+      {
+        cwd: work.dir,
+        env: { PATH: bin, HOME: work.dir },
+        encoding: "utf8",
+        timeout: 120_000,
+      },
+    );
+    expect(doctor.status, doctor.stderr).toBe(0);
+    const report = JSON.parse(doctor.stdout) as { engines: { engine: string; build: string; reason: string }[]; next_steps: string[] };
+    const whisper = report.engines.find((e) => e.engine === "whisper.cpp")!;
+    expect(whisper.build).toBe("generic");
+    expect(whisper.reason).toMatch(/did not load.*using the prebuilt generic build/);
+    expect(report.engines.find((e) => e.engine !== "whisper.cpp")!.build).toBe("generic");
+    expect(report.next_steps.join("\n")).toMatch(/cmake/);
+  }, 240_000);
 });
