@@ -1,5 +1,5 @@
+import { callOpenToChange } from "../calls/call-open-to-change.js";
 import { transitionCall } from "../calls/state.js";
-import { AppError } from "../errors.js";
 import { addJob } from "../queue/add-job.js";
 import { pipelineForCall, queuePipelineOf } from "../queue/job-pipeline.js";
 import { getCompanyCall } from "../store/calls.js";
@@ -26,13 +26,7 @@ export async function attachAudio(
   now: Date = new Date(),
 ): Promise<{ call: CallRow; requeued: boolean }> {
   return db.transaction().execute(async (trx) => {
-    const call = await getCompanyCall(trx, input.companyId, input.callId);
-    if (!call) throw new AppError("not_found", `call ${input.callId} not found`);
-    if (call.processing_status === "transcribing" || call.processing_status === "analyzing") {
-      throw new AppError("conflict", `call ${call.id} is being processed (${call.processing_status}); attach audio once it is complete or failed`, {
-        extra: { status: call.processing_status },
-      });
-    }
+    const call = await callOpenToChange(trx, input.companyId, input.callId, "attach audio");
     await trx
       .updateTable("calls")
       .set({ audio_sha256: input.audio.sha256, audio_format: input.audio.format, audio_bytes: input.audio.bytes, updated_at: now.toISOString() })

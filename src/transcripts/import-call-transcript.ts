@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import { priorityOf } from "../intake/accept-call.js";
+import { callOpenToChange } from "../calls/call-open-to-change.js";
 import { transitionCall } from "../calls/state.js";
 import { AppError } from "../errors.js";
 import type { Transcript } from "../pipeline/ports.js";
 import { addJob } from "../queue/add-job.js";
-import { getCompanyCall } from "../store/calls.js";
 import type { Db } from "../store/db.js";
 import type { CallRow, TranscriptRow } from "../store/schema.js";
 import { isTerminal } from "../store/states.js";
@@ -32,14 +32,7 @@ export async function importCallTranscript(
   now: Date = new Date(),
 ): Promise<ImportResult> {
   return db.transaction().execute(async (trx) => {
-    const call = await getCompanyCall(trx, input.companyId, input.callId);
-    if (!call) throw new AppError("not_found", `call ${input.callId} not found`);
-    if (call.processing_status === "transcribing" || call.processing_status === "analyzing") {
-      throw new AppError(
-        "conflict",
-        `call ${input.callId} is being processed (${call.processing_status}); import the transcript once it is complete or failed`,
-      );
-    }
+    const call = await callOpenToChange(trx, input.companyId, input.callId, "import the transcript");
     const transcript = (
       await storeTranscript(trx, { companyId: call.company_id, callId: call.id, source: "imported", transcript: input.transcript, createdAt: isoNow(now) })
     ).row;
