@@ -60,6 +60,22 @@ function expectExactlyOnce(state: Awaited<ReturnType<typeof readDb>>, n: number)
   expect(state.jobs.filter((j) => j.status !== "completed")).toEqual([]);
 }
 
+/** Waits until every call is complete and every job completed; on timeout the message shows what is left and the log. */
+function allComplete(dir: string, log: () => string) {
+  return until(
+    "all complete",
+    async () => {
+      const s = await readDb(dir);
+      return s.calls.every((c) => c.processing_status === "complete") && s.jobs.every((j) => j.status === "completed") && s;
+    },
+    60_000,
+    async () => {
+      const s = await readDb(dir);
+      return { calls: s.calls.filter((c) => c.processing_status !== "complete"), jobs: s.jobs.filter((j) => j.status !== "completed"), log: log() };
+    },
+  );
+}
+
 describe("crash safety with the compiled executable", () => {
   let audio: AudioServer;
   beforeAll(async () => {
@@ -116,18 +132,7 @@ describe("crash safety with the compiled executable", () => {
 
       server = await startServeBinary(serveArgs(dir));
       servers_log = () => server!.stderr().slice(-3000);
-      const final = await until(
-        "all complete",
-        async () => {
-          const s = await readDb(dir);
-          return s.calls.every((c) => c.processing_status === "complete") && s.jobs.every((j) => j.status === "completed") && s;
-        },
-        60_000,
-        async () => {
-          const s = await readDb(dir);
-          return { calls: s.calls.filter((c) => c.processing_status !== "complete"), jobs: s.jobs.filter((j) => j.status !== "completed"), log: servers_log() };
-        },
-      );
+      const final = await allComplete(dir, () => servers_log());
       expectExactlyOnce(final, 50);
       // Jobs that were running at the kill were taken over after their lease: they show a second attempt.
       expect(final.jobs.filter((j) => j.attempts >= 2).length).toBeGreaterThan(0);
@@ -148,18 +153,7 @@ describe("crash safety with the compiled executable", () => {
       for (let i = 0; i < 40; i++)
         await submit(servers[i % 2].url, key, { external_call_id: `two-${i}`, duration_seconds: 30, recording_url: `${audio.url}/audio/t${i}.wav` });
       for (let i = 40; i < 60; i++) await submit(servers[i % 2].url, key, { external_call_id: `two-${i}`, duration_seconds: 30 });
-      const final = await until(
-        "all complete",
-        async () => {
-          const s = await readDb(dir);
-          return s.calls.every((c) => c.processing_status === "complete") && s.jobs.every((j) => j.status === "completed") && s;
-        },
-        60_000,
-        async () => {
-          const s = await readDb(dir);
-          return { calls: s.calls.filter((c) => c.processing_status !== "complete"), jobs: s.jobs.filter((j) => j.status !== "completed"), log: servers_log() };
-        },
-      );
+      const final = await allComplete(dir, () => servers_log());
       expectExactlyOnce(final, 60);
       // No job needed a second attempt: nobody stole a live lease.
       expect(final.jobs.filter((j) => j.attempts !== 1)).toEqual([]);

@@ -2,11 +2,7 @@ import fs from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadWhisperAddon } from "../../src/engines/whisper-addon.js";
 import { loadedEngines } from "../../src/engines/status.js";
-import { WhisperTranscriber } from "../../src/pipeline/transcribers/whisper.js";
-import type { Company } from "../../src/store/companies.js";
-import type { CallRow } from "../../src/store/schema.js";
-import { fixture } from "../helpers/fixtures.js";
-import { tempDir } from "../helpers/services.js";
+import { transcribeJfk } from "../helpers/jfk-transcription.js";
 
 // Its own process (vitest pool: forks): the first load decides the build for the process.
 describe("engine build generic: the prebuilt fallback", () => {
@@ -21,22 +17,8 @@ describe("engine build generic: the prebuilt fallback", () => {
   });
 
   it("transcribes jfk.wav with it", async () => {
-    const { dir, cleanup } = tempDir();
-    try {
-      const t = new WhisperTranscriber({
-        whisperModel: fixture("for-tests-ggml-tiny.en.bin"),
-        vadModel: fixture("for-tests-silero-v6.2.0-ggml.bin"),
-        threads: 2,
-        workRoot: dir,
-        engineBuild: "generic",
-      });
-      const call = { id: 1, duration_seconds: 11 } as CallRow;
-      const company = { id: 1, name: "x", low_score_threshold: 60, settings: {}, created_at: "", updated_at: "" } as Company;
-      const out = await t.transcribe({ call, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" });
-      expect(out.metrics!.speech_seconds).toBeGreaterThan(5);
-      expect(loadedEngines().map((e) => e.build)).toEqual(["generic"]);
-    } finally {
-      cleanup();
-    }
+    const out = await transcribeJfk("generic");
+    expect(out.metrics!.speech_seconds).toBeGreaterThan(5);
+    expect(loadedEngines().map((e) => e.build)).toEqual(["generic"]);
   }, 120_000);
 });

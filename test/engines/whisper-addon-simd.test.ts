@@ -6,11 +6,8 @@ import { cpuFeatures, missingFeatures } from "../../src/engines/cpu-features.js"
 import { loadWhisperAddon } from "../../src/engines/whisper-addon.js";
 import { loadedEngines } from "../../src/engines/status.js";
 import target from "../../native/whisper-target.json" with { type: "json" };
-import { WhisperTranscriber } from "../../src/pipeline/transcribers/whisper.js";
-import type { Company } from "../../src/store/companies.js";
-import type { CallRow } from "../../src/store/schema.js";
-import { fixture, repoRoot } from "../helpers/fixtures.js";
-import { tempDir } from "../helpers/services.js";
+import { repoRoot } from "../helpers/fixtures.js";
+import { transcribeJfk } from "../helpers/jfk-transcription.js";
 
 // Each test file runs in its own process (vitest pool: forks), so this one decides the process's build.
 const simdAddon = path.join(repoRoot, "native", "out", target.dir, "index.node");
@@ -47,23 +44,10 @@ describe.skipIf(!runnable)("the SIMD whisper addon (built by native/build.mjs)",
   });
 
   it("transcribes jfk.wav through our transcriber with it (weightless model: no words, VAD finds speech)", async () => {
-    const { dir, cleanup } = tempDir();
-    try {
-      const t = new WhisperTranscriber({
-        whisperModel: fixture("for-tests-ggml-tiny.en.bin"),
-        vadModel: fixture("for-tests-silero-v6.2.0-ggml.bin"),
-        threads: 2,
-        workRoot: dir,
-      });
-      const call = { id: 1, duration_seconds: 11 } as CallRow;
-      const company = { id: 1, name: "x", low_score_threshold: 60, settings: {}, created_at: "", updated_at: "" } as Company;
-      const out = await t.transcribe({ call, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" });
-      expect(out.segments).toEqual([]);
-      expect(out.metrics!.speech_seconds).toBeGreaterThan(5);
-      expect(loadedEngines()[0].build).toBe("x86-64-v3");
-    } finally {
-      cleanup();
-    }
+    const out = await transcribeJfk();
+    expect(out.segments).toEqual([]);
+    expect(out.metrics!.speech_seconds).toBeGreaterThan(5);
+    expect(loadedEngines()[0].build).toBe("x86-64-v3");
   });
 });
 
