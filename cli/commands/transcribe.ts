@@ -42,27 +42,11 @@ export function transcribeCommand(program: Command, ctx: CliContext): void {
     .option("--language <code>", "spoken language, e.g. en [default: en for *.en models, else detected]");
   addConfigOptions(cmd, ["whisperThreads", "engineBuild", "ffmpegPath"]);
   cmd.action(async (audioFile: string, opts: TranscribeOpts, command: Command) => {
-    if (!(FORMATS as readonly string[]).includes(opts.format))
-      throw new CliExit(`invalid --format "${opts.format}" (expected ${FORMATS.join(", ")})`, EXIT_USAGE);
-    if (opts.threads !== undefined && (!/^\d+$/.test(opts.threads) || Number(opts.threads) < 1 || Number(opts.threads) > 256)) {
-      throw new CliExit(`invalid --threads "${opts.threads}" (expected an integer from 1 to 256)`, EXIT_USAGE);
-    }
-    if (opts.language !== undefined && !/^[a-z]{2,3}$|^auto$/.test(opts.language))
-      throw new CliExit(`invalid --language "${opts.language}" (expected a language code such as en, or auto)`, EXIT_USAGE);
+    checkOptions(opts);
     const config = configFrom(command, ctx);
     if (!fs.existsSync(audioFile)) throw new CliExit(`audio file not found: ${audioFile}`, EXIT_NOT_FOUND);
     if (!fs.statSync(audioFile).isFile()) throw new CliExit(`not a file: ${audioFile}`, EXIT_USAGE);
-
-    const installed = scanModels(config.modelsDir);
-    const whisperModel = opts.model ? resolveModelPath(config.modelsDir, opts.model) : (installed.whisper[0] ?? null);
-    if (!whisperModel)
-      throw new CliExit(
-        `no whisper model in ${config.modelsDir}: give --model <path> or put a ggml whisper model there (see models/README.md)`,
-        EXIT_NOT_FOUND,
-      );
-    if (!fs.existsSync(whisperModel)) throw new CliExit(`whisper model not found: ${whisperModel}`, EXIT_NOT_FOUND);
-    const vadModel = opts.vadModel ? path.resolve(opts.vadModel) : (installed.vad[0] ?? null);
-    if (vadModel && !fs.existsSync(vadModel)) throw new CliExit(`VAD model not found: ${vadModel}`, EXIT_NOT_FOUND);
+    const { whisperModel, vadModel } = findModels(config.modelsDir, opts);
 
     const workRoot = fs.mkdtempSync(path.join(os.tmpdir(), "callreview-transcribe-"));
     let transcriber: WhisperTranscriber;
@@ -103,6 +87,28 @@ export function transcribeCommand(program: Command, ctx: CliContext): void {
     }
     print(ctx, opts.format as Format, audioFile, transcript, vadModel);
   });
+}
+
+function checkOptions(opts: TranscribeOpts): void {
+  if (!(FORMATS as readonly string[]).includes(opts.format))
+    throw new CliExit(`invalid --format "${opts.format}" (expected ${FORMATS.join(", ")})`, EXIT_USAGE);
+  if (opts.threads !== undefined && (!/^\d+$/.test(opts.threads) || Number(opts.threads) < 1 || Number(opts.threads) > 256)) {
+    throw new CliExit(`invalid --threads "${opts.threads}" (expected an integer from 1 to 256)`, EXIT_USAGE);
+  }
+  if (opts.language !== undefined && !/^[a-z]{2,3}$|^auto$/.test(opts.language))
+    throw new CliExit(`invalid --language "${opts.language}" (expected a language code such as en, or auto)`, EXIT_USAGE);
+}
+
+/** The whisper model (given, or the first installed) and the VAD model (given, the installed one, or none). */
+function findModels(modelsDir: string, opts: TranscribeOpts): { whisperModel: string; vadModel: string | null } {
+  const installed = scanModels(modelsDir);
+  const whisperModel = opts.model ? resolveModelPath(modelsDir, opts.model) : (installed.whisper[0] ?? null);
+  if (!whisperModel)
+    throw new CliExit(`no whisper model in ${modelsDir}: give --model <path> or put a ggml whisper model there (see models/README.md)`, EXIT_NOT_FOUND);
+  if (!fs.existsSync(whisperModel)) throw new CliExit(`whisper model not found: ${whisperModel}`, EXIT_NOT_FOUND);
+  const vadModel = opts.vadModel ? path.resolve(opts.vadModel) : (installed.vad[0] ?? null);
+  if (vadModel && !fs.existsSync(vadModel)) throw new CliExit(`VAD model not found: ${vadModel}`, EXIT_NOT_FOUND);
+  return { whisperModel, vadModel };
 }
 
 function print(ctx: CliContext, format: Format, file: string, t: Transcript, vadModel: string | null): void {

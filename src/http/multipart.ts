@@ -67,119 +67,164 @@ export async function receiveAudioUpload(c: Context, services: Services): Promis
   }
   const body = c.req.raw.body;
   if (!body) throw new AppError("no_file", "the request has no `file` part");
-  let parser: busboy.Busboy;
+  const parser = openParser(ct);
+  const source = Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>);
+
+  return new Promise<ReceivedUpload>((resolve, reject) => {
+    const st: Upload = {
+      services,
+      source,
+      parser,
+      maxBytes: services.config.maxUploadMb * 1024 * 1024,
+      // Part names are the client's (`constructor`, `__proto__`): no prototype to collide with.
+      fields: Object.create(null) as Record<string, string>,
+      truncated: [],
+      notUtf8: [],
+      release: () => undefined,
+      settled: false,
+      resolve,
+      reject,
+    };
+    parser.on("file", (name, stream) => onFilePart(st, name, stream));
+    parser.on("field", (name, value, info) => onField(st, name, value, info.valueTruncated));
+    parser.on("error", () => fail(st, new AppError("invalid_file", "malformed multipart/form-data body")));
+    watchInterruption(st, c.req.raw.signal);
+    parser.on("close", () => onParserClose(st));
+    source.pipe(parser);
+  });
+}
+
+/** One upload being received: what the parser's events share. */
+interface Upload {
+  services: Services;
+  source: Readable;
+  parser: busboy.Busboy;
+  maxBytes: number;
+  fields: Record<string, string>;
+  truncated: string[];
+  notUtf8: string[];
+  store?: Promise<StoredAudio>;
+  release: () => void;
+  settled: boolean;
+  fileStream?: Readable;
+  resolve: (upload: ReceivedUpload) => void;
+  reject: (err: AppError) => void;
+}
+
+function openParser(contentType: string): busboy.Busboy {
   try {
-    parser = busboy({
-      headers: { "content-type": ct },
+    return busboy({
+      headers: { "content-type": contentType },
       defParamCharset: "utf8",
       limits: { fields: 32, parts: 64, fieldSize: MAX_FIELD_BYTES, fieldNameSize: 200 },
     });
   } catch {
     throw new AppError("invalid_file", "malformed multipart/form-data request (no boundary)");
   }
-  const maxBytes = services.config.maxUploadMb * 1024 * 1024;
-  const source = Readable.fromWeb(body as unknown as NodeWebStream<Uint8Array>);
+}
 
-  return new Promise<ReceivedUpload>((resolve, reject) => {
-    // Part names are the client's (`constructor`, `__proto__`): no prototype to collide with.
-    const fields = Object.create(null) as Record<string, string>;
-    const truncated: string[] = [];
-    const notUtf8: string[] = [];
-    let store: Promise<StoredAudio> | undefined;
-    let release: () => void = () => undefined;
-    let settled = false;
-    let fileStream: Readable | undefined;
-
-    const fail = (err: AppError) => {
-      if (settled) return;
-      settled = true;
-      source.unpipe(parser);
-      parser.removeAllListeners("close");
-      // A file part still streaming would never end now: end it, so the store removes its temp file and settles.
-      fileStream?.destroy(new Error("request aborted"));
-      let answered = false;
-      const answer = () => {
-        if (answered) return;
-        answered = true;
-        // The file part may have been stored completely before the failure.
-        if (!store) return reject(err);
-        store
-          .then(async (s) => {
-            release();
-            await discardAudioIfUnused(services.store.db, services.config.dataDir, s.sha256);
-          })
-          .catch(() => undefined)
-          .finally(() => reject(err));
-      };
-      // Read (and drop) what the client is still sending, up to a bound, so it
-      // can read our 422 instead of seeing its upload cut off mid-write.
-      if (source.readableEnded || source.destroyed) return answer();
-      let drained = 0;
-      source.on("data", (chunk: Buffer) => {
-        drained += chunk.length;
-        if (drained > MAX_DRAIN_BYTES) {
-          source.destroy();
-          answer();
-        }
-      });
-      source.once("end", answer);
-      source.once("close", answer);
-      source.once("error", answer);
-      source.resume();
-    };
-
-    parser.on("file", (name, stream) => {
-      // The parser destroys a part with an error when the form breaks off; the store may not be reading yet, and the failure is reported through the parser's own error event.
-      stream.on("error", () => undefined);
-      if (name !== "file" || store || settled) {
-        stream.resume();
-        return;
-      }
-      fileStream = stream;
-      store = storeAudioStream(services.config.dataDir, stream, { maxBytes }).then((s) => {
-        release = pinAudio(s.sha256);
-        return s;
-      });
-      store.catch((e: unknown) => {
-        // The store stopped reading: whatever is left of the part is drained by the parser no more.
-        stream.resume();
-        fail(e instanceof AppError ? e : new AppError("invalid_file", "could not store the file"));
-      });
-    });
-    parser.on("field", (name, value, info) => {
-      if (info.valueTruncated) truncated.push(name);
-      // busboy decodes UTF-8 leniently, turning each invalid sequence into U+FFFD; that
-      // character in a field is taken as invalid input (README "Known limits").
-      if (value.includes("\uFFFD") || name.includes("\uFFFD")) notUtf8.push(name);
-      fields[name] = value;
-    });
-    parser.on("error", () => fail(new AppError("invalid_file", "malformed multipart/form-data body")));
-    // A client that goes away mid-body: Node's stream errors, Bun's only closes (no error, no end)
-    // and aborts the request's signal. Each ends the file part, so its temp file is removed.
-    const interrupted = () => fail(new AppError("bad_request", "the upload was interrupted before its end"));
-    source.on("error", interrupted);
-    source.on("close", () => {
-      if (!source.readableEnded) interrupted();
-    });
-    const signal = c.req.raw.signal;
-    if (signal.aborted) interrupted();
-    else signal.addEventListener("abort", interrupted, { once: true });
-    parser.on("close", () => {
-      if (settled) return;
-      if (!store) {
-        settled = true;
-        resolve({ fields, truncated, notUtf8, release: () => undefined });
-        return;
-      }
-      store.then(
-        (audio) => {
-          if (settled) return;
-          settled = true;
-          resolve({ fields, truncated, notUtf8, audio, release });
-        },
-        () => undefined,
-      );
-    });
-    source.pipe(parser);
+function onFilePart(st: Upload, name: string, stream: Readable): void {
+  // The parser destroys a part with an error when the form breaks off; the store may not be reading yet, and the failure is reported through the parser's own error event.
+  stream.on("error", () => undefined);
+  if (name !== "file" || st.store || st.settled) {
+    stream.resume();
+    return;
+  }
+  st.fileStream = stream;
+  st.store = storeAudioStream(st.services.config.dataDir, stream, { maxBytes: st.maxBytes }).then((s) => {
+    st.release = pinAudio(s.sha256);
+    return s;
   });
+  st.store.catch((e: unknown) => {
+    // The store stopped reading: whatever is left of the part is drained by the parser no more.
+    stream.resume();
+    fail(st, e instanceof AppError ? e : new AppError("invalid_file", "could not store the file"));
+  });
+}
+
+function onField(st: Upload, name: string, value: string, valueTruncated: boolean): void {
+  if (valueTruncated) st.truncated.push(name);
+  // busboy decodes UTF-8 leniently, turning each invalid sequence into U+FFFD; that
+  // character in a field is taken as invalid input (README "Known limits").
+  if (value.includes("\uFFFD") || name.includes("\uFFFD")) st.notUtf8.push(name);
+  st.fields[name] = value;
+}
+
+/**
+ * A client that goes away mid-body: Node's stream errors, Bun's only closes (no error, no end)
+ * and aborts the request's signal. Each ends the file part, so its temp file is removed.
+ */
+function watchInterruption(st: Upload, signal: AbortSignal): void {
+  const interrupted = () => fail(st, new AppError("bad_request", "the upload was interrupted before its end"));
+  st.source.on("error", interrupted);
+  st.source.on("close", () => {
+    if (!st.source.readableEnded) interrupted();
+  });
+  if (signal.aborted) interrupted();
+  else signal.addEventListener("abort", interrupted, { once: true });
+}
+
+function onParserClose(st: Upload): void {
+  if (st.settled) return;
+  const { fields, truncated, notUtf8 } = st;
+  if (!st.store) {
+    st.settled = true;
+    st.resolve({ fields, truncated, notUtf8, release: () => undefined });
+    return;
+  }
+  st.store.then(
+    (audio) => {
+      if (st.settled) return;
+      st.settled = true;
+      st.resolve({ fields, truncated, notUtf8, audio, release: st.release });
+    },
+    () => undefined,
+  );
+}
+
+function fail(st: Upload, err: AppError): void {
+  if (st.settled) return;
+  st.settled = true;
+  st.source.unpipe(st.parser);
+  st.parser.removeAllListeners("close");
+  // A file part still streaming would never end now: end it, so the store removes its temp file and settles.
+  st.fileStream?.destroy(new Error("request aborted"));
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    // The file part may have been stored completely before the failure.
+    if (!st.store) return st.reject(err);
+    st.store
+      .then(async (s) => {
+        st.release();
+        await discardAudioIfUnused(st.services.store.db, st.services.config.dataDir, s.sha256);
+      })
+      .catch(() => undefined)
+      .finally(() => st.reject(err));
+  };
+  drainThen(st.source, answer);
+}
+
+/**
+ * Reads (and drops) what the client is still sending, up to a bound, so it
+ * can read our 422 instead of seeing its upload cut off mid-write.
+ */
+function drainThen(source: Readable, answer: () => void): void {
+  if (source.readableEnded || source.destroyed) {
+    answer();
+    return;
+  }
+  let drained = 0;
+  source.on("data", (chunk: Buffer) => {
+    drained += chunk.length;
+    if (drained > MAX_DRAIN_BYTES) {
+      source.destroy();
+      answer();
+    }
+  });
+  source.once("end", answer);
+  source.once("close", answer);
+  source.once("error", answer);
+  source.resume();
 }

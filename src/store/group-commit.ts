@@ -64,7 +64,7 @@ export function createGroupCommit<I, R>(db: Db, unit: (trx: Tx, input: I) => Pro
     queue = queue.length <= MAX_BATCH ? [] : queue.slice(MAX_BATCH);
     try {
       if (batch.length === 1) {
-        await runAlone(batch[0]);
+        await runAlone(db, unit, batch[0]);
         batches++;
       } else await runBatch(batch);
     } finally {
@@ -73,43 +73,13 @@ export function createGroupCommit<I, R>(db: Db, unit: (trx: Tx, input: I) => Pro
     }
   }
 
-  async function runAlone(p: Pending<I, R>): Promise<void> {
-    try {
-      p.resolve(await db.transaction().execute((trx) => unit(trx, p.input)));
-    } catch (e) {
-      p.reject(e);
-    }
-  }
-
   async function runBatch(batch: Pending<I, R>[]): Promise<void> {
     let outcomes: Outcome<R>[];
     try {
-      outcomes = await db.transaction().execute(async (trx) => {
-        const out: Outcome<R>[] = [];
-        for (const p of batch) {
-          await trx.executeQuery(SAVEPOINT);
-          try {
-            const value = await unit(trx, p.input);
-            await trx.executeQuery(RELEASE);
-            out.push({ ok: true, value });
-          } catch (error) {
-            // Throws (and so fails the batch) if SQLite already aborted the whole transaction.
-            await trx.executeQuery(ROLLBACK_TO);
-            await trx.executeQuery(RELEASE);
-            out.push({ ok: false, error });
-          }
-        }
-        return out;
-      });
+      outcomes = await db.transaction().execute((trx) => runInSavepoints(trx, unit, batch));
       batches++;
     } catch (e) {
-      if (isAppError(e) && e.code === "database_busy") {
-        // Another process holds the lock: one transaction each would only wait out the same lock again, one after another.
-        for (const p of batch) p.reject(e);
-        return;
-      }
-      // Nothing of the batch was committed: give every unit its own transaction.
-      for (const p of batch) await runAlone(p);
+      await recoverBatch(db, unit, batch, e);
       return;
     }
     batch.forEach((p, i) => {
@@ -130,4 +100,42 @@ export function createGroupCommit<I, R>(db: Db, unit: (trx: Tx, input: I) => Pro
       return batches;
     },
   };
+}
+
+async function runAlone<I, R>(db: Db, unit: (trx: Tx, input: I) => Promise<R>, p: Pending<I, R>): Promise<void> {
+  try {
+    p.resolve(await db.transaction().execute((trx) => unit(trx, p.input)));
+  } catch (e) {
+    p.reject(e);
+  }
+}
+
+/** Each unit behind its own savepoint, so one failing unit does not undo the others of the batch. */
+async function runInSavepoints<I, R>(trx: Tx, unit: (trx: Tx, input: I) => Promise<R>, batch: Pending<I, R>[]): Promise<Outcome<R>[]> {
+  const out: Outcome<R>[] = [];
+  for (const p of batch) {
+    await trx.executeQuery(SAVEPOINT);
+    try {
+      const value = await unit(trx, p.input);
+      await trx.executeQuery(RELEASE);
+      out.push({ ok: true, value });
+    } catch (error) {
+      // Throws (and so fails the batch) if SQLite already aborted the whole transaction.
+      await trx.executeQuery(ROLLBACK_TO);
+      await trx.executeQuery(RELEASE);
+      out.push({ ok: false, error });
+    }
+  }
+  return out;
+}
+
+/** The batch's transaction failed as a whole: nothing of it was committed. */
+async function recoverBatch<I, R>(db: Db, unit: (trx: Tx, input: I) => Promise<R>, batch: Pending<I, R>[], e: unknown): Promise<void> {
+  if (isAppError(e) && e.code === "database_busy") {
+    // Another process holds the lock: one transaction each would only wait out the same lock again, one after another.
+    for (const p of batch) p.reject(e);
+    return;
+  }
+  // Give every unit its own transaction.
+  for (const p of batch) await runAlone(db, unit, p);
 }

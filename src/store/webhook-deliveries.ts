@@ -81,7 +81,18 @@ export async function claimDueDeliveries(
   limit: number,
 ): Promise<WebhookDeliveryRow[]> {
   return db.transaction().execute(async (trx) => {
-    let rows = await trx
+    const leased = await leaseDueDeliveries(trx, endpointId, now, leaseUntil, token, limit);
+    if (leased.length === 0) return leased;
+    const rows = await countLostAttempts(trx, leased);
+    await recordAttemptsInFlight(trx, rows, now);
+    return rows;
+  });
+}
+
+/** The claim itself: one UPDATE … RETURNING over the endpoint's due, unleased deliveries. */
+async function leaseDueDeliveries(trx: Tx, endpointId: number, now: string, leaseUntil: string, token: string, limit: number): Promise<WebhookDeliveryRow[]> {
+  return (
+    trx
       .updateTable("webhook_deliveries")
       .set((eb) => ({ lease_token: token, lease_until: leaseUntil, attempts: eb("attempts", "+", 1) }))
       .where("id", "in", (eb) =>
@@ -102,51 +113,56 @@ export async function claimDueDeliveries(
       .where("next_attempt_at", "<=", now)
       .where((w) => w.or([w("lease_until", "is", null), w("lease_until", "<=", now)]))
       .returningAll()
-      .execute();
-    if (rows.length === 0) return rows;
-    const lost = await trx
-      .updateTable("webhook_attempts")
-      .set({ in_flight: 0, error: LOST_ATTEMPT_ERROR })
-      .where(
-        "delivery_id",
-        "in",
-        rows.map((r) => r.id),
+      .execute()
+  );
+}
+
+/** Marks the claimed deliveries' attempts still in flight as lost and counts each as a failed try; returns the rows as they now stand. */
+async function countLostAttempts(trx: Tx, rows: WebhookDeliveryRow[]): Promise<WebhookDeliveryRow[]> {
+  const lost = await trx
+    .updateTable("webhook_attempts")
+    .set({ in_flight: 0, error: LOST_ATTEMPT_ERROR })
+    .where(
+      "delivery_id",
+      "in",
+      rows.map((r) => r.id),
+    )
+    .where("in_flight", "=", 1)
+    .returning("delivery_id")
+    .execute();
+  if (lost.length === 0) return rows;
+  const lostIds = [...new Set(lost.map((l) => l.delivery_id))];
+  const bumped = await trx
+    .updateTable("webhook_deliveries")
+    .set((eb) => ({ retry_index: eb("retry_index", "+", 1), last_error: LOST_ATTEMPT_ERROR }))
+    .where("id", "in", lostIds)
+    .returningAll()
+    .execute();
+  const byId = new Map(bumped.map((b) => [b.id, b]));
+  return rows.map((r) => byId.get(r.id) ?? r);
+}
+
+/** One in-flight attempt per claimed delivery, written before anything is sent. */
+async function recordAttemptsInFlight(trx: Tx, rows: WebhookDeliveryRow[], now: string): Promise<void> {
+  for (let i = 0; i < rows.length; i += 50) {
+    await trx
+      .insertInto("webhook_attempts")
+      .values(
+        rows.slice(i, i + 50).map((r) => ({
+          delivery_id: r.id,
+          attempt: r.attempts,
+          trigger: attemptTrigger(r),
+          started_at: now,
+          signature_timestamp: 0,
+          response_status: null,
+          error: null,
+          duration_ms: 0,
+          next_attempt_at: null,
+          in_flight: 1,
+        })),
       )
-      .where("in_flight", "=", 1)
-      .returning("delivery_id")
       .execute();
-    if (lost.length > 0) {
-      const lostIds = [...new Set(lost.map((l) => l.delivery_id))];
-      const bumped = await trx
-        .updateTable("webhook_deliveries")
-        .set((eb) => ({ retry_index: eb("retry_index", "+", 1), last_error: LOST_ATTEMPT_ERROR }))
-        .where("id", "in", lostIds)
-        .returningAll()
-        .execute();
-      const byId = new Map(bumped.map((b) => [b.id, b]));
-      rows = rows.map((r) => byId.get(r.id) ?? r);
-    }
-    for (let i = 0; i < rows.length; i += 50) {
-      await trx
-        .insertInto("webhook_attempts")
-        .values(
-          rows.slice(i, i + 50).map((r) => ({
-            delivery_id: r.id,
-            attempt: r.attempts,
-            trigger: attemptTrigger(r),
-            started_at: now,
-            signature_timestamp: 0,
-            response_status: null,
-            error: null,
-            duration_ms: 0,
-            next_attempt_at: null,
-            in_flight: 1,
-          })),
-        )
-        .execute();
-    }
-    return rows;
-  });
+  }
 }
 
 /** A delivery made due again by a replay starts a fresh retry sequence (retry_index 0) on an already attempted delivery. */

@@ -44,75 +44,94 @@ async function main() {
   const server = await startServeBinary(["--data-dir", dir.dir, "--rate-limit", "0", "--workers", "0", "--log-level", "warn", "--db-synchronous", DB_SYNC]);
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   try {
-    let callId = 0;
-    for (let i = 0; i < 60; i++) {
-      const r = await fetch(`${server.url}/v1/calls`, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ external_call_id: `seed-${i}`, customer_name: `Customer ${i}`, recording_url: `https://rec.example.com/${i}.mp3` }),
-      });
-      callId = (await r.json()).call_id;
-    }
-    let seq = 0;
-    const prefix = `${process.pid}-${Date.now()}`;
-    const scenarios: Array<[string, autocannon.Options]> = [
-      ["GET /healthz (ceiling)", { url: `${server.url}/healthz` }],
-      [`GET /v1/calls/{id}`, { url: `${server.url}/v1/calls/${callId}`, headers }],
-      ["GET /v1/calls?limit=25", { url: `${server.url}/v1/calls?limit=25`, headers }],
-      [
-        "POST /v1/calls",
-        {
-          url: `${server.url}/v1/calls`,
-          headers,
-          requests: [
-            {
-              method: "POST",
-              setupRequest: (req: Record<string, unknown>) => ({
-                ...req,
-                body: JSON.stringify({
-                  external_call_id: `bench-${prefix}-${seq++}`,
-                  rep_email: "rep@example.com",
-                  customer_name: "Bench",
-                  recording_url: "https://rec.example.com/a.mp3",
-                  metadata: { n: seq },
-                }),
-              }),
-            },
-          ],
-        } as autocannon.Options,
-      ],
-    ];
-    const results: Record<string, Figure> = {};
-    for (const [name, opts] of scenarios) {
-      if (ONLY && !name.includes("healthz") && !ONLY.some((o) => name.includes(o))) continue;
-      const figs: Figure[] = [];
-      for (let i = 0; i < RUNS; i++) figs.push(await run(opts));
-      results[name] = {
-        rps: median(figs.map((f) => f.rps)),
-        p50: median(figs.map((f) => f.p50)),
-        p99: median(figs.map((f) => f.p99)),
-        errors: figs.reduce((a, f) => a + f.errors, 0),
-        non2xx: figs.reduce((a, f) => a + f.non2xx, 0),
-      };
-      process.stderr.write(`${name}: done\n`);
-    }
-    const ceiling = results["GET /healthz (ceiling)"].rps;
-    console.log(`\nREST API benchmark — ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load generator on the same machine`);
-    console.log(`compiled executable, --rate-limit 0, --db-synchronous ${DB_SYNC}, ${CONNECTIONS} connections, ${DURATION} s per run, median of ${RUNS} runs`);
-    console.log(
-      `load average before: ${loadBefore.map((l) => l.toFixed(2)).join(" ")}, after: ${os
-        .loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")}\n`,
-    );
-    console.log("| endpoint | req/s | p50 ms | p99 ms | vs ceiling | errors | non-2xx |");
-    console.log("|---|---:|---:|---:|---:|---:|---:|");
-    for (const [name, f] of Object.entries(results)) {
-      console.log(`| ${name} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | ${((f.rps / ceiling) * 100).toFixed(0)} % | ${f.errors} | ${f.non2xx} |`);
-    }
+    const callId = await seedCalls(server.url, headers);
+    const results = await measure(scenarios(server.url, headers, callId));
+    printResults(results, loadBefore);
   } finally {
     await server.stop();
     dir.cleanup();
+  }
+}
+
+/** 60 calls to read back; returns the last one's id. */
+async function seedCalls(url: string, headers: Record<string, string>): Promise<number> {
+  let callId = 0;
+  for (let i = 0; i < 60; i++) {
+    const r = await fetch(`${url}/v1/calls`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ external_call_id: `seed-${i}`, customer_name: `Customer ${i}`, recording_url: `https://rec.example.com/${i}.mp3` }),
+    });
+    callId = (await r.json()).call_id;
+  }
+  return callId;
+}
+
+function scenarios(url: string, headers: Record<string, string>, callId: number): Array<[string, autocannon.Options]> {
+  let seq = 0;
+  const prefix = `${process.pid}-${Date.now()}`;
+  return [
+    ["GET /healthz (ceiling)", { url: `${url}/healthz` }],
+    [`GET /v1/calls/{id}`, { url: `${url}/v1/calls/${callId}`, headers }],
+    ["GET /v1/calls?limit=25", { url: `${url}/v1/calls?limit=25`, headers }],
+    [
+      "POST /v1/calls",
+      {
+        url: `${url}/v1/calls`,
+        headers,
+        requests: [
+          {
+            method: "POST",
+            setupRequest: (req: Record<string, unknown>) => ({
+              ...req,
+              body: JSON.stringify({
+                external_call_id: `bench-${prefix}-${seq++}`,
+                rep_email: "rep@example.com",
+                customer_name: "Bench",
+                recording_url: "https://rec.example.com/a.mp3",
+                metadata: { n: seq },
+              }),
+            }),
+          },
+        ],
+      } as autocannon.Options,
+    ],
+  ];
+}
+
+/** Median of RUNS per scenario (errors summed). */
+async function measure(list: Array<[string, autocannon.Options]>): Promise<Record<string, Figure>> {
+  const results: Record<string, Figure> = {};
+  for (const [name, opts] of list) {
+    if (ONLY && !name.includes("healthz") && !ONLY.some((o) => name.includes(o))) continue;
+    const figs: Figure[] = [];
+    for (let i = 0; i < RUNS; i++) figs.push(await run(opts));
+    results[name] = {
+      rps: median(figs.map((f) => f.rps)),
+      p50: median(figs.map((f) => f.p50)),
+      p99: median(figs.map((f) => f.p99)),
+      errors: figs.reduce((a, f) => a + f.errors, 0),
+      non2xx: figs.reduce((a, f) => a + f.non2xx, 0),
+    };
+    process.stderr.write(`${name}: done\n`);
+  }
+  return results;
+}
+
+function printResults(results: Record<string, Figure>, loadBefore: number[]): void {
+  const ceiling = results["GET /healthz (ceiling)"].rps;
+  console.log(`\nREST API benchmark — ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), load generator on the same machine`);
+  console.log(`compiled executable, --rate-limit 0, --db-synchronous ${DB_SYNC}, ${CONNECTIONS} connections, ${DURATION} s per run, median of ${RUNS} runs`);
+  console.log(
+    `load average before: ${loadBefore.map((l) => l.toFixed(2)).join(" ")}, after: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}\n`,
+  );
+  console.log("| endpoint | req/s | p50 ms | p99 ms | vs ceiling | errors | non-2xx |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const [name, f] of Object.entries(results)) {
+    console.log(`| ${name} | ${Math.round(f.rps)} | ${f.p50} | ${f.p99} | ${((f.rps / ceiling) * 100).toFixed(0)} % | ${f.errors} | ${f.non2xx} |`);
   }
 }
 

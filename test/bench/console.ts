@@ -10,6 +10,7 @@ import { CLI_ACTOR } from "../../src/lifecycle/audit.js";
 import { silentLogger } from "../../src/logger.js";
 import { createServices } from "../../src/services.js";
 import { createCompany } from "../../src/store/companies.js";
+import type { Tx } from "../../src/store/db.js";
 import { startServeBinary } from "../helpers/binary.js";
 import { tempDir, testConfig } from "../helpers/services.js";
 
@@ -70,65 +71,69 @@ async function seed(dir: string): Promise<void> {
     const start = Date.now() - 84 * 86_400_000;
     for (let b = 0; b < CALLS; b += 500) {
       await s.store.db.transaction().execute(async (trx) => {
-        for (let i = b; i < Math.min(CALLS, b + 500); i++) {
-          const at = new Date(start + Math.floor((i / CALLS) * 84 * 86_400_000)).toISOString();
-          const r = report(i);
-          const call = await trx
-            .insertInto("calls")
-            .values({
-              company_id: company.id,
-              external_call_id: `b-${i}`,
-              rep_name: REPS[i % REPS.length],
-              customer_name: `Customer ${i}`,
-              call_started_at: at,
-              duration_seconds: 240,
-              source_system: "bench",
-              metadata: "{}",
-              intake: "api",
-              processing_status: "complete",
-              report_status: "ready",
-              overall_score: r.overall_score,
-              outcome: r.call_outcome,
-              priority: 0,
-              created_at: at,
-              updated_at: at,
-            })
-            .returning("id")
-            .executeTakeFirstOrThrow();
-          const metrics = {
-            duration_seconds: 240,
-            speech_seconds: 200,
-            silence_share: 0.17,
-            rep_talk_seconds: 110,
-            customer_talk_seconds: 90,
-            talk_ratio: 0.55,
-            longest_monologue_rep_seconds: 30,
-            longest_monologue_customer_seconds: 20,
-            turns: 40,
-            overlap_seconds: 2,
-          };
-          await trx
-            .insertInto("transcripts")
-            .values({
-              call_id: call.id,
-              source: "imported",
-              language: "en",
-              model: "imported",
-              segments: JSON.stringify(segments(i)),
-              metrics: JSON.stringify(metrics),
-              created_at: at,
-            })
-            .execute();
-          await trx
-            .insertInto("reports")
-            .values({ call_id: call.id, version: 1, analyzer: "rules", report: JSON.stringify(r), created_at: at })
-            .execute();
-        }
+        for (let i = b; i < Math.min(CALLS, b + 500); i++)
+          await seedCall(trx, company.id, i, new Date(start + Math.floor((i / CALLS) * 84 * 86_400_000)).toISOString());
       });
     }
   } finally {
     await s.close();
   }
+}
+
+const METRICS = {
+  duration_seconds: 240,
+  speech_seconds: 200,
+  silence_share: 0.17,
+  rep_talk_seconds: 110,
+  customer_talk_seconds: 90,
+  talk_ratio: 0.55,
+  longest_monologue_rep_seconds: 30,
+  longest_monologue_customer_seconds: 20,
+  turns: 40,
+  overlap_seconds: 2,
+};
+
+/** One complete call: its row, its transcript and its report. */
+async function seedCall(trx: Tx, companyId: number, i: number, at: string): Promise<void> {
+  const r = report(i);
+  const call = await trx
+    .insertInto("calls")
+    .values({
+      company_id: companyId,
+      external_call_id: `b-${i}`,
+      rep_name: REPS[i % REPS.length],
+      customer_name: `Customer ${i}`,
+      call_started_at: at,
+      duration_seconds: 240,
+      source_system: "bench",
+      metadata: "{}",
+      intake: "api",
+      processing_status: "complete",
+      report_status: "ready",
+      overall_score: r.overall_score,
+      outcome: r.call_outcome,
+      priority: 0,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  await trx
+    .insertInto("transcripts")
+    .values({
+      call_id: call.id,
+      source: "imported",
+      language: "en",
+      model: "imported",
+      segments: JSON.stringify(segments(i)),
+      metrics: JSON.stringify(METRICS),
+      created_at: at,
+    })
+    .execute();
+  await trx
+    .insertInto("reports")
+    .values({ call_id: call.id, version: 1, analyzer: "rules", report: JSON.stringify(r), created_at: at })
+    .execute();
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

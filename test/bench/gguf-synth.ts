@@ -118,25 +118,7 @@ export function writeSyntheticLlama(out: string, tokenizerFrom: string, shape: S
   const keyLen = Number(vocabKv.readBigUInt64LE(0));
   const vocab = Number(vocabKv.readBigUInt64LE(8 + keyLen + 4 + 4));
   const { embd, layers, ff, heads, context } = shape;
-  const tensors: TensorSpec[] = [
-    { name: "token_embd.weight", dims: [embd, vocab], type: Q4_0 },
-    { name: "output_norm.weight", dims: [embd], type: F32 },
-    { name: "output.weight", dims: [embd, vocab], type: Q4_0 },
-  ];
-  for (let l = 0; l < layers; l++) {
-    const p = `blk.${l}.`;
-    tensors.push(
-      { name: `${p}attn_norm.weight`, dims: [embd], type: F32 },
-      { name: `${p}attn_q.weight`, dims: [embd, embd], type: Q4_0 },
-      { name: `${p}attn_k.weight`, dims: [embd, embd], type: Q4_0 },
-      { name: `${p}attn_v.weight`, dims: [embd, embd], type: Q4_0 },
-      { name: `${p}attn_output.weight`, dims: [embd, embd], type: Q4_0 },
-      { name: `${p}ffn_norm.weight`, dims: [embd], type: F32 },
-      { name: `${p}ffn_gate.weight`, dims: [embd, ff], type: Q4_0 },
-      { name: `${p}ffn_up.weight`, dims: [embd, ff], type: Q4_0 },
-      { name: `${p}ffn_down.weight`, dims: [ff, embd], type: Q4_0 },
-    );
-  }
+  const tensors = llamaTensors(shape, vocab);
   const kvs = [
     kv("general.architecture", T.string, str("llama")),
     kv("general.name", T.string, str("callreview synthetic llama (random weights)")),
@@ -156,19 +138,7 @@ export function writeSyntheticLlama(out: string, tokenizerFrom: string, shape: S
   header.writeUInt32LE(GGUF_VERSION, 4);
   header.writeBigUInt64LE(BigInt(tensors.length), 8);
   header.writeBigUInt64LE(BigInt(kvs.length), 16);
-  let offset = 0;
-  const infos: Buffer[] = [];
-  for (const t of tensors) {
-    const dims = Buffer.alloc(4 + 8 * t.dims.length);
-    dims.writeUInt32LE(t.dims.length, 0);
-    for (const [i, d] of t.dims.entries()) dims.writeBigUInt64LE(BigInt(d), 4 + 8 * i);
-    const tail = Buffer.alloc(12);
-    tail.writeUInt32LE(t.type, 0);
-    tail.writeBigUInt64LE(BigInt(offset), 4);
-    infos.push(Buffer.concat([str(t.name), dims, tail]));
-    offset += Math.ceil(tensorBytes(t) / ALIGN) * ALIGN;
-  }
-  const meta = Buffer.concat([header, ...kvs, ...infos]);
+  const meta = Buffer.concat([header, ...kvs, ...tensorInfos(tensors)]);
   const tmp = `${out}.tmp-${process.pid}`;
   const fd = fs.openSync(tmp, "w");
   try {
@@ -185,4 +155,45 @@ export function writeSyntheticLlama(out: string, tokenizerFrom: string, shape: S
   }
   fs.renameSync(tmp, out);
   return tensors.reduce((a, t) => a + t.dims.reduce((x, d) => x * d, 1), 0);
+}
+
+/** The tensors of a llama of this shape, in file order. */
+function llamaTensors({ embd, layers, ff }: SynthShape, vocab: number): TensorSpec[] {
+  const tensors: TensorSpec[] = [
+    { name: "token_embd.weight", dims: [embd, vocab], type: Q4_0 },
+    { name: "output_norm.weight", dims: [embd], type: F32 },
+    { name: "output.weight", dims: [embd, vocab], type: Q4_0 },
+  ];
+  for (let l = 0; l < layers; l++) {
+    const p = `blk.${l}.`;
+    tensors.push(
+      { name: `${p}attn_norm.weight`, dims: [embd], type: F32 },
+      { name: `${p}attn_q.weight`, dims: [embd, embd], type: Q4_0 },
+      { name: `${p}attn_k.weight`, dims: [embd, embd], type: Q4_0 },
+      { name: `${p}attn_v.weight`, dims: [embd, embd], type: Q4_0 },
+      { name: `${p}attn_output.weight`, dims: [embd, embd], type: Q4_0 },
+      { name: `${p}ffn_norm.weight`, dims: [embd], type: F32 },
+      { name: `${p}ffn_gate.weight`, dims: [embd, ff], type: Q4_0 },
+      { name: `${p}ffn_up.weight`, dims: [embd, ff], type: Q4_0 },
+      { name: `${p}ffn_down.weight`, dims: [ff, embd], type: Q4_0 },
+    );
+  }
+  return tensors;
+}
+
+/** One tensor-info record per tensor: name, dims, type and its aligned offset in the data section. */
+function tensorInfos(tensors: TensorSpec[]): Buffer[] {
+  let offset = 0;
+  const infos: Buffer[] = [];
+  for (const t of tensors) {
+    const dims = Buffer.alloc(4 + 8 * t.dims.length);
+    dims.writeUInt32LE(t.dims.length, 0);
+    for (const [i, d] of t.dims.entries()) dims.writeBigUInt64LE(BigInt(d), 4 + 8 * i);
+    const tail = Buffer.alloc(12);
+    tail.writeUInt32LE(t.type, 0);
+    tail.writeBigUInt64LE(BigInt(offset), 4);
+    infos.push(Buffer.concat([str(t.name), dims, tail]));
+    offset += Math.ceil(tensorBytes(t) / ALIGN) * ALIGN;
+  }
+  return infos;
 }

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { Db } from "../../src/store/db.js";
 import { openSqlite } from "../../src/store/driver.js";
 import { ensureBinary, runBinary, startServeBinary } from "../helpers/binary.js";
 
@@ -46,62 +47,19 @@ async function oneRun(run: number) {
     ]);
     const pid = server.child.pid!;
     const { db } = await openSqlite(path.join(dir, "callreview.db"));
-    let peakRss = 0;
-    let peakHwm = 0;
-    const sampler = setInterval(() => {
-      try {
-        const m = memKb(pid);
-        peakRss = Math.max(peakRss, m.rss);
-        peakHwm = Math.max(peakHwm, m.hwm);
-      } catch {
-        /* process gone */
-      }
-    }, 50);
+    const memory = sampleMemory(pid);
     const startRss = memKb(pid).rss;
     const t0 = performance.now();
-    let next = 0;
-    let submitErrors = 0;
-    const submitter = async () => {
-      while (next < CALLS) {
-        const i = next++;
-        const r = await fetch(`${server.url}/v1/calls`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-          body: JSON.stringify({
-            external_call_id: `bench-${run}-${i}`,
-            rep_name: `Rep ${i % 37}`,
-            customer_name: `Customer ${i}`,
-            duration_seconds: 120 + (i % 900),
-            metadata: { high_value_opportunity: i % 10 === 0 },
-          }),
-        });
-        if (r.status !== 201) submitErrors++;
-        await r.arrayBuffer();
-      }
-    };
-    const submitting = Promise.all(Array.from({ length: CONCURRENCY }, submitter)).then(() => performance.now());
-    let rssAt1000 = 0;
-    let rssAt2000 = 0;
-    let done = 0;
-    while (done < CALLS) {
-      await new Promise((r) => setTimeout(r, 25));
-      const row = await db
-        .selectFrom("calls")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("processing_status", "in", ["complete", "failed"])
-        .executeTakeFirst();
-      done = Number(row?.n ?? 0);
-      if (!rssAt1000 && done >= CALLS / 2) rssAt1000 = memKb(pid).rss;
-    }
-    const t1 = performance.now();
-    rssAt2000 = memKb(pid).rss;
-    const submitEnd = await submitting;
+    const submit = submitCalls(server.url, key, run);
+    const { t1, rssHalf } = await waitForPipeline(db, pid);
+    const rssEnd = memKb(pid).rss;
+    const submitEnd = await submit.end;
     const failed = await db
       .selectFrom("calls")
       .select((eb) => eb.fn.countAll<number>().as("n"))
       .where("processing_status", "=", "failed")
       .executeTakeFirst();
-    clearInterval(sampler);
+    const peak = memory.stop();
     await db.destroy();
     const exit = await server.stop("SIGTERM");
     return {
@@ -110,16 +68,79 @@ async function oneRun(run: number) {
       submit_per_s: CALLS / ((submitEnd - t0) / 1000),
       seconds: (t1 - t0) / 1000,
       start_rss_mb: startRss / 1024,
-      rss_half_mb: rssAt1000 / 1024,
-      rss_end_mb: rssAt2000 / 1024,
-      peak_rss_mb: Math.max(peakRss, peakHwm) / 1024,
+      rss_half_mb: rssHalf / 1024,
+      rss_end_mb: rssEnd / 1024,
+      peak_rss_mb: peak / 1024,
       failed: Number(failed?.n ?? 0),
-      submit_errors: submitErrors,
+      submit_errors: submit.errors(),
       exit,
     };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Samples the server's memory every 50 ms until stopped; returns the peak (kB). */
+function sampleMemory(pid: number): { stop(): number } {
+  let peakRss = 0;
+  let peakHwm = 0;
+  const sampler = setInterval(() => {
+    try {
+      const m = memKb(pid);
+      peakRss = Math.max(peakRss, m.rss);
+      peakHwm = Math.max(peakHwm, m.hwm);
+    } catch {
+      /* process gone */
+    }
+  }, 50);
+  return {
+    stop() {
+      clearInterval(sampler);
+      return Math.max(peakRss, peakHwm);
+    },
+  };
+}
+
+/** CALLS submissions from CONCURRENCY clients; `end` is when the last one was answered. */
+function submitCalls(url: string, key: string, run: number): { end: Promise<number>; errors(): number } {
+  let next = 0;
+  let submitErrors = 0;
+  const submitter = async () => {
+    while (next < CALLS) {
+      const i = next++;
+      const r = await fetch(`${url}/v1/calls`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({
+          external_call_id: `bench-${run}-${i}`,
+          rep_name: `Rep ${i % 37}`,
+          customer_name: `Customer ${i}`,
+          duration_seconds: 120 + (i % 900),
+          metadata: { high_value_opportunity: i % 10 === 0 },
+        }),
+      });
+      if (r.status !== 201) submitErrors++;
+      await r.arrayBuffer();
+    }
+  };
+  return { end: Promise.all(Array.from({ length: CONCURRENCY }, submitter)).then(() => performance.now()), errors: () => submitErrors };
+}
+
+/** Polls until every call is complete or failed; the server's RSS is taken once half are done. */
+async function waitForPipeline(db: Db, pid: number): Promise<{ t1: number; rssHalf: number }> {
+  let rssHalf = 0;
+  let done = 0;
+  while (done < CALLS) {
+    await new Promise((r) => setTimeout(r, 25));
+    const row = await db
+      .selectFrom("calls")
+      .select((eb) => eb.fn.countAll<number>().as("n"))
+      .where("processing_status", "in", ["complete", "failed"])
+      .executeTakeFirst();
+    done = Number(row?.n ?? 0);
+    if (!rssHalf && done >= CALLS / 2) rssHalf = memKb(pid).rss;
+  }
+  return { t1: performance.now(), rssHalf };
 }
 
 /**

@@ -94,158 +94,198 @@ function stereoCall(dir: string): { stereo: string; left: string; right: string;
   return out;
 }
 
+interface Bench {
+  work: string;
+  whisperCli: string;
+  whisperVad: string;
+  company: Company;
+  transcriber: WhisperTranscriber;
+}
+type Stereo = ReturnType<typeof stereoCall>;
+type Rounds = { simd: number[]; generic: number[]; cli: number[] };
+
+const cliArgs = (file: string) => ["-m", MODEL, "-f", file, "-t", String(THREADS), "-l", "en", "-nfa"];
+
 async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "callreview-bench-tx-"));
   try {
     console.log(`machine: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"}), node ${process.version}, ${THREADS} threads, runs per figure: ${RUNS}`);
     console.log(`load average at start: ${load()}`);
     const { whisperCli, whisperVad } = buildWhisperCli();
-    const cliArgs = (file: string) => ["-m", MODEL, "-f", file, "-t", String(THREADS), "-l", "en", "-nfa"];
     const company = { id: 1, name: "bench", low_score_threshold: 60, settings: {}, created_at: "", updated_at: "" } as Company;
 
     const transcriber = new WhisperTranscriber({ whisperModel: MODEL, vadModel: VAD_MODEL, threads: THREADS, workRoot: path.join(work, "tmp") });
-    // A. jfk through the executable, alone in an empty dir.
-    if (PARTS.has("A")) {
-      const alone = path.join(work, "alone");
-      fs.mkdirSync(alone);
-      const bin = path.join(alone, "callreview");
-      fs.copyFileSync(ensureBinary(), bin);
-      fs.chmodSync(bin, 0o755);
-      const models = path.join(work, "models");
-      fs.mkdirSync(models);
-      fs.symlinkSync(MODEL, path.join(models, path.basename(MODEL)));
-      fs.symlinkSync(VAD_MODEL, path.join(models, path.basename(VAD_MODEL)));
-      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CALLREVIEW_")));
-      let n = 0;
-      const envFor = (build: string) => ({ ...env, CALLREVIEW_ENGINE_BUILD: build });
-      const binaryJfk = (build: string) => {
-        const data = path.join(work, `data-${n++}`);
-        const base = ["--data-dir", data, "--models-dir", models];
-        mustRun(bin, [...base, "company", "create", "Bench"], { cwd: alone, env });
-        return timeIt(() =>
-          mustRun(
-            bin,
-            [
-              ...base,
-              "submit",
-              fixture("jfk.wav"),
-              "--company",
-              "1",
-              "--wait",
-              "--json",
-              "--pipeline",
-              "live",
-              "--whisper-threads",
-              String(THREADS),
-              "--workers",
-              "1",
-            ],
-            { cwd: alone, env: envFor(build) },
-          ),
-        );
-      };
-      // The like-for-like command: one file, one process, no database; same model, threads, language and VAD model as whisper-cli's flags.
-      const binaryTranscribe = (build: string) =>
-        timeIt(() =>
-          mustRun(bin, ["--models-dir", models, "transcribe", fixture("jfk.wav"), "--threads", String(THREADS), "--format", "json"], {
-            cwd: alone,
-            env: envFor(build),
-          }),
-        );
-      const cliVadArgs = (file: string) => [...cliArgs(file), "--vad", "-vm", VAD_MODEL];
-      const whisperCliJfk = () => timeIt(() => mustRun(whisperCli, cliVadArgs(fixture("jfk.wav"))));
-      // Interleaved rounds (a SIMD run, a generic run, a whisper-cli run, again...): background load hits all three alike.
-      const rounds = (label: string, simd: () => number) => {
-        const runs = { simd: [] as number[], generic: [] as number[], cli: [] as number[] };
-        console.log(`  ${label}: load before ${load()}`);
-        for (let r = 0; r < ARUNS; r++) {
-          runs.simd.push(simd());
-          if (GENERIC) runs.generic.push(label.startsWith("a") ? binaryTranscribe("generic") : binaryJfk("generic"));
-          runs.cli.push(whisperCliJfk());
-        }
-        console.log(`  ${label}: load after ${load()}`);
-        return runs;
-      };
-      const doctor = JSON.parse(mustRun(bin, ["--data-dir", path.join(work, "data-doctor"), "doctor", "--json"], { cwd: alone, env }).split("\n\n")[0]);
-      console.log(
-        `\nA. jfk.wav (11 s), weightless tiny.en, ${THREADS} threads, language en, no flash attention, Silero VAD v6.2.0 on for all — process wall time, ${ARUNS} interleaved rounds`,
-      );
-      const a = rounds("a) transcribe", () => binaryTranscribe("auto"));
-      const b = rounds("b) submit --wait", () => binaryJfk("auto"));
-      const row = (name: string, runs: { simd: number[]; generic: number[]; cli: number[] }) => {
-        console.log(`  ${name}, ${doctor.engines[0].build} build: ${f(median(runs.simd))}  [${runs.simd.map((x) => x.toFixed(2)).join(", ")}]`);
-        if (GENERIC)
-          console.log(
-            `  ${name}, CALLREVIEW_ENGINE_BUILD=generic (prebuilt addon): ${f(median(runs.generic))}  [${runs.generic.map((x) => x.toFixed(2)).join(", ")}] -> SIMD is ${(median(runs.generic) / median(runs.simd)).toFixed(1)}x faster (target >= 10)`,
-          );
-        console.log(
-          `    whisper-cli --vad (same sources, same flags): ${f(median(runs.cli))}  [${runs.cli.map((x) => x.toFixed(2)).join(", ")}] -> callreview / whisper-cli ${(median(runs.simd) / median(runs.cli)).toFixed(2)} (target <= 1.2)`,
-        );
-      };
-      console.log("  a) `dist/callreview transcribe jfk.wav` (alone in an empty dir; no database):");
-      row("    callreview transcribe", a);
-      console.log("  b) `dist/callreview submit --wait` (company created beforehand; database, queue, rules analysis):");
-      row("    callreview submit --wait", b);
-
-      // Engine time alone: our transcriber with the model loaded vs whisper-cli's total minus load.
-      const jfkCall = { id: 1, duration_seconds: 11 } as CallRow;
-      await transcriber.transcribe({ call: jfkCall, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" });
-      const oursJfk: number[] = [];
-      const cliJfk: number[] = [];
-      for (let r = 0; r < RUNS; r++) {
-        oursJfk.push(await timeAsync(() => transcriber.transcribe({ call: jfkCall, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" })));
-        cliJfk.push(cliEngineSeconds(mustRun(whisperCli, cliArgs(fixture("jfk.wav")))));
-      }
-      console.log(
-        `  engine time, model loaded (${loadedEngines()[0]?.build} build in this process): ours ${f(median(oursJfk))} (VAD + transcription) vs whisper-cli ${f(median(cliJfk))} -> ${(median(oursJfk) / median(cliJfk)).toFixed(2)}`,
-      );
-    }
-
-    // B. N minutes of stereo.
+    const bench: Bench = { work, whisperCli, whisperVad, company, transcriber };
+    if (PARTS.has("A")) await partA(bench);
     const audio = stereoCall(work);
-    if (PARTS.has("B")) {
-      const call = { id: 2, duration_seconds: audio.seconds } as CallRow;
-      const ours: number[] = [];
-      const cli: number[] = [];
-      for (let r = 0; r < RUNS; r++) {
-        ours.push(await timeAsync(() => transcriber.transcribe({ call, company, audioPath: audio.stereo, audioFormat: "wav" })));
-        cli.push(timeIt(() => mustRun(whisperCli, cliArgs(audio.left))) + timeIt(() => mustRun(whisperCli, cliArgs(audio.right))));
-      }
-      console.log(`\nB. ${MINUTES} min stereo (AMI repeated, right channel shifted 30 s), ${THREADS} threads`);
-      console.log(
-        `  ours (decode, VAD both channels, speech-only batches): ${f(median(ours))} (RTF ${(median(ours) / audio.seconds).toFixed(3)})  [${ours.map((x) => x.toFixed(1)).join(", ")}]`,
-      );
-      console.log(
-        `  whisper-cli on the two channel files: ${f(median(cli))} (RTF ${(median(cli) / audio.seconds).toFixed(3)})  [${cli.map((x) => x.toFixed(1)).join(", ")}] -> ours / whisper-cli ${(median(ours) / median(cli)).toFixed(2)}`,
-      );
-    }
-
-    // C. VAD.
-    if (PARTS.has("C")) {
-      const vad = VadEngine.load(VAD_MODEL);
-      const info = readWavInfo(audio.left);
-      const left = readPcm16Window(audio.left, info, 0, 0, info.frames);
-      const right = readPcm16Window(audio.right, info, 0, 0, info.frames);
-      const oursVad: number[] = [];
-      const bothVad: number[] = [];
-      const cliVad: number[] = [];
-      for (let r = 0; r < RUNS; r++) {
-        oursVad.push(await timeAsync(() => vad.detect(left)));
-        bothVad.push(await timeAsync(() => vad.detectEach([left, right])));
-        cliVad.push(timeIt(() => mustRun(whisperVad, ["-f", audio.left, "-vm", VAD_MODEL, "-t", "1", "-np"])));
-      }
-      const rate = (s: number, minutes = MINUTES) => (minutes / s).toFixed(1);
-      console.log(`\nC. Silero VAD (v6.2.0), ${MINUTES} min, 1 thread per channel`);
-      console.log(`  ours, one channel: ${f(median(oursVad))} -> ${rate(median(oursVad))} audio min/s`);
-      console.log(
-        `  whisper-vad-speech-segments (same sources, process incl. WAV read): ${f(median(cliVad))} -> ${rate(median(cliVad))} audio min/s -> ours / cli ${(median(oursVad) / median(cliVad)).toFixed(2)} (target <= 1.3)`,
-      );
-      console.log(`  ours, both channels in parallel: ${f(median(bothVad))} -> ${rate(median(bothVad), 2 * MINUTES)} channel-min/s`);
-    }
+    if (PARTS.has("B")) await partB(bench, audio);
+    if (PARTS.has("C")) await partC(bench, audio);
     console.log(`\npeak RSS of this process: ${Math.round(process.resourceUsage().maxRSS / 1024)} MiB; load average at end: ${load()}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** The executable copied alone into an empty dir, with a models dir of symlinks and no CALLREVIEW_ variables. */
+interface Alone {
+  work: string;
+  dir: string;
+  bin: string;
+  models: string;
+  env: NodeJS.ProcessEnv;
+  dataDirs: number;
+}
+
+function prepareAlone(work: string): Alone {
+  const alone = path.join(work, "alone");
+  fs.mkdirSync(alone);
+  const bin = path.join(alone, "callreview");
+  fs.copyFileSync(ensureBinary(), bin);
+  fs.chmodSync(bin, 0o755);
+  const models = path.join(work, "models");
+  fs.mkdirSync(models);
+  fs.symlinkSync(MODEL, path.join(models, path.basename(MODEL)));
+  fs.symlinkSync(VAD_MODEL, path.join(models, path.basename(VAD_MODEL)));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CALLREVIEW_")));
+  return { work, dir: alone, bin, models, env, dataDirs: 0 };
+}
+
+const envFor = (a: Alone, build: string) => ({ ...a.env, CALLREVIEW_ENGINE_BUILD: build });
+
+function binaryJfk(a: Alone, build: string): number {
+  const data = path.join(a.work, `data-${a.dataDirs++}`);
+  const base = ["--data-dir", data, "--models-dir", a.models];
+  mustRun(a.bin, [...base, "company", "create", "Bench"], { cwd: a.dir, env: a.env });
+  return timeIt(() =>
+    mustRun(
+      a.bin,
+      [
+        ...base,
+        "submit",
+        fixture("jfk.wav"),
+        "--company",
+        "1",
+        "--wait",
+        "--json",
+        "--pipeline",
+        "live",
+        "--whisper-threads",
+        String(THREADS),
+        "--workers",
+        "1",
+      ],
+      { cwd: a.dir, env: envFor(a, build) },
+    ),
+  );
+}
+
+/** The like-for-like command: one file, one process, no database; same model, threads, language and VAD model as whisper-cli's flags. */
+function binaryTranscribe(a: Alone, build: string): number {
+  return timeIt(() =>
+    mustRun(a.bin, ["--models-dir", a.models, "transcribe", fixture("jfk.wav"), "--threads", String(THREADS), "--format", "json"], {
+      cwd: a.dir,
+      env: envFor(a, build),
+    }),
+  );
+}
+
+/** Interleaved rounds (a SIMD run, a generic run, a whisper-cli run, again...): background load hits all three alike. */
+function rounds(a: Alone, whisperCli: string, label: string, simd: () => number): Rounds {
+  const cliVadArgs = (file: string) => [...cliArgs(file), "--vad", "-vm", VAD_MODEL];
+  const runs: Rounds = { simd: [], generic: [], cli: [] };
+  console.log(`  ${label}: load before ${load()}`);
+  for (let r = 0; r < ARUNS; r++) {
+    runs.simd.push(simd());
+    if (GENERIC) runs.generic.push(label.startsWith("a") ? binaryTranscribe(a, "generic") : binaryJfk(a, "generic"));
+    runs.cli.push(timeIt(() => mustRun(whisperCli, cliVadArgs(fixture("jfk.wav")))));
+  }
+  console.log(`  ${label}: load after ${load()}`);
+  return runs;
+}
+
+function printRounds(name: string, build: string, runs: Rounds): void {
+  console.log(`  ${name}, ${build} build: ${f(median(runs.simd))}  [${runs.simd.map((x) => x.toFixed(2)).join(", ")}]`);
+  if (GENERIC)
+    console.log(
+      `  ${name}, CALLREVIEW_ENGINE_BUILD=generic (prebuilt addon): ${f(median(runs.generic))}  [${runs.generic.map((x) => x.toFixed(2)).join(", ")}] -> SIMD is ${(median(runs.generic) / median(runs.simd)).toFixed(1)}x faster (target >= 10)`,
+    );
+  console.log(
+    `    whisper-cli --vad (same sources, same flags): ${f(median(runs.cli))}  [${runs.cli.map((x) => x.toFixed(2)).join(", ")}] -> callreview / whisper-cli ${(median(runs.simd) / median(runs.cli)).toFixed(2)} (target <= 1.2)`,
+  );
+}
+
+/** A. jfk through the executable, alone in an empty dir. */
+async function partA(bench: Bench): Promise<void> {
+  const a = prepareAlone(bench.work);
+  const doctor = JSON.parse(
+    mustRun(a.bin, ["--data-dir", path.join(bench.work, "data-doctor"), "doctor", "--json"], { cwd: a.dir, env: a.env }).split("\n\n")[0],
+  );
+  console.log(
+    `\nA. jfk.wav (11 s), weightless tiny.en, ${THREADS} threads, language en, no flash attention, Silero VAD v6.2.0 on for all — process wall time, ${ARUNS} interleaved rounds`,
+  );
+  const ra = rounds(a, bench.whisperCli, "a) transcribe", () => binaryTranscribe(a, "auto"));
+  const rb = rounds(a, bench.whisperCli, "b) submit --wait", () => binaryJfk(a, "auto"));
+  console.log("  a) `dist/callreview transcribe jfk.wav` (alone in an empty dir; no database):");
+  printRounds("    callreview transcribe", doctor.engines[0].build, ra);
+  console.log("  b) `dist/callreview submit --wait` (company created beforehand; database, queue, rules analysis):");
+  printRounds("    callreview submit --wait", doctor.engines[0].build, rb);
+  await engineTime(bench);
+}
+
+/** Engine time alone: our transcriber with the model loaded vs whisper-cli's total minus load. */
+async function engineTime({ transcriber, company, whisperCli }: Bench): Promise<void> {
+  const jfkCall = { id: 1, duration_seconds: 11 } as CallRow;
+  await transcriber.transcribe({ call: jfkCall, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" });
+  const oursJfk: number[] = [];
+  const cliJfk: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    oursJfk.push(await timeAsync(() => transcriber.transcribe({ call: jfkCall, company, audioPath: fixture("jfk.wav"), audioFormat: "wav" })));
+    cliJfk.push(cliEngineSeconds(mustRun(whisperCli, cliArgs(fixture("jfk.wav")))));
+  }
+  console.log(
+    `  engine time, model loaded (${loadedEngines()[0]?.build} build in this process): ours ${f(median(oursJfk))} (VAD + transcription) vs whisper-cli ${f(median(cliJfk))} -> ${(median(oursJfk) / median(cliJfk)).toFixed(2)}`,
+  );
+}
+
+/** B. N minutes of stereo. */
+async function partB({ transcriber, company, whisperCli }: Bench, audio: Stereo): Promise<void> {
+  const call = { id: 2, duration_seconds: audio.seconds } as CallRow;
+  const ours: number[] = [];
+  const cli: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    ours.push(await timeAsync(() => transcriber.transcribe({ call, company, audioPath: audio.stereo, audioFormat: "wav" })));
+    cli.push(timeIt(() => mustRun(whisperCli, cliArgs(audio.left))) + timeIt(() => mustRun(whisperCli, cliArgs(audio.right))));
+  }
+  console.log(`\nB. ${MINUTES} min stereo (AMI repeated, right channel shifted 30 s), ${THREADS} threads`);
+  console.log(
+    `  ours (decode, VAD both channels, speech-only batches): ${f(median(ours))} (RTF ${(median(ours) / audio.seconds).toFixed(3)})  [${ours.map((x) => x.toFixed(1)).join(", ")}]`,
+  );
+  console.log(
+    `  whisper-cli on the two channel files: ${f(median(cli))} (RTF ${(median(cli) / audio.seconds).toFixed(3)})  [${cli.map((x) => x.toFixed(1)).join(", ")}] -> ours / whisper-cli ${(median(ours) / median(cli)).toFixed(2)}`,
+  );
+}
+
+/** C. VAD. */
+async function partC({ whisperVad }: Bench, audio: Stereo): Promise<void> {
+  const vad = VadEngine.load(VAD_MODEL);
+  const info = readWavInfo(audio.left);
+  const left = readPcm16Window(audio.left, info, 0, 0, info.frames);
+  const right = readPcm16Window(audio.right, info, 0, 0, info.frames);
+  const oursVad: number[] = [];
+  const bothVad: number[] = [];
+  const cliVad: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    oursVad.push(await timeAsync(() => vad.detect(left)));
+    bothVad.push(await timeAsync(() => vad.detectEach([left, right])));
+    cliVad.push(timeIt(() => mustRun(whisperVad, ["-f", audio.left, "-vm", VAD_MODEL, "-t", "1", "-np"])));
+  }
+  const rate = (s: number, minutes = MINUTES) => (minutes / s).toFixed(1);
+  console.log(`\nC. Silero VAD (v6.2.0), ${MINUTES} min, 1 thread per channel`);
+  console.log(`  ours, one channel: ${f(median(oursVad))} -> ${rate(median(oursVad))} audio min/s`);
+  console.log(
+    `  whisper-vad-speech-segments (same sources, process incl. WAV read): ${f(median(cliVad))} -> ${rate(median(cliVad))} audio min/s -> ours / cli ${(median(oursVad) / median(cliVad)).toFixed(2)} (target <= 1.3)`,
+  );
+  console.log(`  ours, both channels in parallel: ${f(median(bothVad))} -> ${rate(median(bothVad), 2 * MINUTES)} channel-min/s`);
 }
 
 await main();

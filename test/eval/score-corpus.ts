@@ -99,56 +99,65 @@ export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new 
     const transcript = corpusTranscript(call);
     const r = await analyzer.analyze({ call: callRow(n + 1), company, transcript });
     f.lines += call.lines.length;
-
-    // Call level: objection / signal / breach types.
-    const expected = new Set(call.lines.flatMap((l) => l.labels).filter((l) => /^(objection|signal|breach):/.test(l)));
-    const found = callDetections(r);
-    for (const k of found) add(f.callLevel, k, expected.has(k) ? "tp" : "fp");
-    for (const k of expected) if (!found.has(k)) add(f.callLevel, k, "fn");
-    const wrong = [...found]
-      .filter((k) => !expected.has(k))
-      .map((k) => `+${k}`)
-      .concat([...expected].filter((k) => !found.has(k)).map((k) => `-${k}`));
-    if (wrong.length) f.misses.push(`${call.id}: ${wrong.join(" ")}`);
-    for (const k of expected) {
-      if (!k.startsWith("breach:")) continue;
-      f.breachRecall.expected++;
-      if (found.has(k)) f.breachRecall.found++;
-    }
-
-    // Line level, from the trackers themselves.
-    const hits = detect(transcript.segments, trackers);
-    call.lines.forEach((line, i) => {
-      const got = new Set(
-        hits
-          .filter((h) => h.segment === i)
-          .map(labelOfHit)
-          .filter((x): x is string => !!x),
-      );
-      const want = new Set(line.labels);
-      for (const k of got) add(f.lineLevel, k, want.has(k) ? "tp" : "fp");
-      for (const k of want) if (!got.has(k)) add(f.lineLevel, k, "fn");
-    });
-
-    const alerts = r.compliance_alerts.map((a) => a.type).sort();
-    const clean = expectedAlerts(call).length === 0;
-    if (clean) {
-      f.cleanCalls++;
-      if (alerts.length) {
-        f.cleanFalseAlarms++;
-        f.misses.push(`${call.id}: false alarm on a clean call: ${alerts.join(", ")}`);
-      }
-    }
-    const disclosure = alerts.includes("recording_disclosure_missing") ? "missing" : alerts.includes("recording_disclosure_late") ? "late" : "on_time";
-    if (disclosure === call.disclosure) f.disclosureRight++;
-    else f.misses.push(`${call.id}: disclosure ${disclosure}, labelled ${call.disclosure}`);
-    if (r.call_outcome === call.outcome) f.outcomeRight++;
-    else f.misses.push(`${call.id}: outcome ${r.call_outcome}, labelled ${call.outcome}`);
-    const agreed = r.score_breakdown.next_steps >= 7;
-    if (agreed === call.next_step_agreed) f.nextStepRight++;
-    else f.misses.push(`${call.id}: next step agreed ${agreed}, labelled ${call.next_step_agreed}`);
+    scoreCallLevel(f, call, r);
+    scoreLineLevel(f, call, detect(transcript.segments, trackers));
+    scoreVerdicts(f, call, r);
   }
   return f;
+}
+
+/** Call level: objection / signal / breach types. */
+function scoreCallLevel(f: CorpusFigures, call: CorpusCall, r: Report): void {
+  const expected = new Set(call.lines.flatMap((l) => l.labels).filter((l) => /^(objection|signal|breach):/.test(l)));
+  const found = callDetections(r);
+  for (const k of found) add(f.callLevel, k, expected.has(k) ? "tp" : "fp");
+  for (const k of expected) if (!found.has(k)) add(f.callLevel, k, "fn");
+  const wrong = [...found]
+    .filter((k) => !expected.has(k))
+    .map((k) => `+${k}`)
+    .concat([...expected].filter((k) => !found.has(k)).map((k) => `-${k}`));
+  if (wrong.length) f.misses.push(`${call.id}: ${wrong.join(" ")}`);
+  for (const k of expected) {
+    if (!k.startsWith("breach:")) continue;
+    f.breachRecall.expected++;
+    if (found.has(k)) f.breachRecall.found++;
+  }
+}
+
+/** Line level, from the trackers themselves. */
+function scoreLineLevel(f: CorpusFigures, call: CorpusCall, hits: TrackerHit[]): void {
+  call.lines.forEach((line, i) => {
+    const got = new Set(
+      hits
+        .filter((h) => h.segment === i)
+        .map(labelOfHit)
+        .filter((x): x is string => !!x),
+    );
+    const want = new Set(line.labels);
+    for (const k of got) add(f.lineLevel, k, want.has(k) ? "tp" : "fp");
+    for (const k of want) if (!got.has(k)) add(f.lineLevel, k, "fn");
+  });
+}
+
+/** Whole-call verdicts: alerts on clean calls, disclosure timing, outcome, next step. */
+function scoreVerdicts(f: CorpusFigures, call: CorpusCall, r: Report): void {
+  const alerts = r.compliance_alerts.map((a) => a.type).sort();
+  const clean = expectedAlerts(call).length === 0;
+  if (clean) {
+    f.cleanCalls++;
+    if (alerts.length) {
+      f.cleanFalseAlarms++;
+      f.misses.push(`${call.id}: false alarm on a clean call: ${alerts.join(", ")}`);
+    }
+  }
+  const disclosure = alerts.includes("recording_disclosure_missing") ? "missing" : alerts.includes("recording_disclosure_late") ? "late" : "on_time";
+  if (disclosure === call.disclosure) f.disclosureRight++;
+  else f.misses.push(`${call.id}: disclosure ${disclosure}, labelled ${call.disclosure}`);
+  if (r.call_outcome === call.outcome) f.outcomeRight++;
+  else f.misses.push(`${call.id}: outcome ${r.call_outcome}, labelled ${call.outcome}`);
+  const agreed = r.score_breakdown.next_steps >= 7;
+  if (agreed === call.next_step_agreed) f.nextStepRight++;
+  else f.misses.push(`${call.id}: next step agreed ${agreed}, labelled ${call.next_step_agreed}`);
 }
 
 export function printFigures(split: string, f: CorpusFigures, log: (s: string) => void = console.log): void {

@@ -51,14 +51,7 @@ export function placeholderReport(call: CallRow): Report {
 
   const { breakdown, overall } = drawScores(rng);
 
-  const outcome =
-    overall >= 80
-      ? rng.pick(["closed_won", "follow_up_scheduled"])
-      : overall >= 60
-        ? rng.pick(["follow_up_scheduled", "demo_scheduled"])
-        : overall >= 40
-          ? "no_decision"
-          : "closed_lost";
+  const outcome = drawOutcome(overall, rng);
   const close = closeLikelihood(outcome, overall, rng);
 
   const signals =
@@ -70,17 +63,7 @@ export function placeholderReport(call: CallRow): Report {
     .map((o) => ({ objection: o[0], raised_by: "customer" as const, handled: breakdown.objection_handling >= 6, suggested_response: o[1] }));
   const weakest = [...SCORE_CATEGORIES].sort((a, b) => breakdown[a] - breakdown[b] || a.localeCompare(b));
   const strongest = [...weakest].reverse();
-  // Compliance alerts only where the breakdown itself says compliance was poor.
-  const alerts =
-    breakdown.compliance <= 2
-      ? [
-          {
-            type: "disclosure",
-            severity: "medium" as const,
-            detail: "Placeholder: the compliance score is low; confirm the required disclosures were given on this call.",
-          },
-        ]
-      : [];
+  const alerts = complianceAlerts(breakdown);
 
   const report = {
     overall_score: overall,
@@ -108,6 +91,24 @@ export function placeholderReport(call: CallRow): Report {
     confidence_level: "low" as const,
   };
   return validateReport(report);
+}
+
+function drawOutcome(overall: number, rng: SeededRandom): string {
+  if (overall >= 80) return rng.pick(["closed_won", "follow_up_scheduled"]);
+  if (overall >= 60) return rng.pick(["follow_up_scheduled", "demo_scheduled"]);
+  return overall >= 40 ? "no_decision" : "closed_lost";
+}
+
+/** Compliance alerts only where the breakdown itself says compliance was poor. */
+function complianceAlerts(breakdown: ScoreBreakdown): Report["compliance_alerts"] {
+  if (breakdown.compliance > 2) return [];
+  return [
+    {
+      type: "disclosure",
+      severity: "medium" as const,
+      detail: "Placeholder: the compliance score is low; confirm the required disclosures were given on this call.",
+    },
+  ];
 }
 
 /** A call "quality" drawn once; every category scatters around it, so the breakdown hangs together. */
