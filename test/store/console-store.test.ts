@@ -15,13 +15,8 @@ import { tempDir } from "../helpers/services.js";
 const NOW = "2030-01-01T00:00:00.000Z";
 const segs = (text: string) => JSON.stringify([{ t_start: 0, t_end: 2, speaker: "rep", text }]);
 
-/**
- * Migration 011 on a store holding calls from before it: the search index and
- * the per-call console columns are backfilled, then follow every insert,
- * update (redaction) and delete (retention, erasure) through triggers. The same
- * flow on SQLite (FTS5) and on PostgreSQL (tsvector, PL/pgSQL triggers).
- */
-async function migrationFollowsTranscripts(db: Kysely<Database>, file: string): Promise<(q: string) => ReturnType<typeof listConsoleCalls>> {
+/** A store at migration 010 holding one company and one call with a transcript and a report. */
+async function storeBefore011(db: Kysely<Database>) {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
   expect((await migrator.migrateTo("010_lifecycle")).error).toBeUndefined();
   await db.insertInto("companies").values({ name: "Acme", created_at: NOW, updated_at: NOW }).execute();
@@ -59,6 +54,17 @@ async function migrationFollowsTranscripts(db: Kysely<Database>, file: string): 
     .values({ call_id: old.id, version: 1, analyzer: "rules", report: JSON.stringify({ compliance_alerts: [{ type: "a" }, { type: "b" }] }), created_at: NOW })
     .execute();
 
+  return { old, call };
+}
+
+/**
+ * Migration 011 on a store holding calls from before it: the search index and
+ * the per-call console columns are backfilled, then follow every insert,
+ * update (redaction) and delete (retention, erasure) through triggers. The same
+ * flow on SQLite (FTS5) and on PostgreSQL (tsvector, PL/pgSQL triggers).
+ */
+async function migrationFollowsTranscripts(db: Kysely<Database>, file: string): Promise<(q: string) => ReturnType<typeof listConsoleCalls>> {
+  const { old, call } = await storeBefore011(db);
   await migrateToLatest(db, file);
   const match = (q: string) => listConsoleCalls(db, 1, { match: toMatchQuery(q) }, { limit: 10, offset: 0 });
   expect((await match("zeppelin")).rows.map((r) => r.id)).toEqual([old.id]);
