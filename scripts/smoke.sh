@@ -22,6 +22,7 @@ for _ in $(seq 1 50); do
 done
 curl -fsS "http://127.0.0.1:$port/healthz"; echo
 kill -TERM "$pid"; wait "$pid"; pid=
-"$bin" --data-dir "$work/data" key revoke "$public_id"
-if "$bin" --data-dir "$work/data" key create --company 999 2>/dev/null; then echo "expected failure for unknown company"; exit 1; fi
+"$bin" --data-dir "$work/data" key revoke "$public_id" --yes
+code=0; "$bin" --data-dir "$work/data" key create --company 999 2>/dev/null || code=$?
+if [ "$code" != 3 ]; then echo "expected exit code 3 (not found) for an unknown company, got $code"; exit 1; fi
 echo "smoke test passed"
