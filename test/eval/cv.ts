@@ -17,7 +17,7 @@ import { BUILTIN_TRACKERS } from "../../src/trackers/library/index.js";
 import { useBuiltinModels } from "../../src/trackers/registry.js";
 import { fingerprint, trainTracker, type WeightsFile } from "../../src/trackers/train.js";
 import { prf, type Tally } from "./detections.js";
-import { groupTally, scoreCorpus, type CorpusFigures } from "./score-corpus.js";
+import { emptyFigures, groupTally, scoreCorpus, type CorpusFigures } from "./score-corpus.js";
 import { devCalls, labelledLines, WRITERS } from "./writers.js";
 
 const arg = (name: string) => {
@@ -73,19 +73,7 @@ function pool(all: CorpusFigures[]): CorpusFigures {
       (t.tp += v.tp), (t.fp += v.fp), (t.fn += v.fn);
     }
   };
-  const out: CorpusFigures = {
-    calls: 0,
-    lines: 0,
-    callLevel: {},
-    lineLevel: {},
-    breachRecall: { found: 0, expected: 0 },
-    cleanCalls: 0,
-    cleanFalseAlarms: 0,
-    disclosureRight: 0,
-    outcomeRight: 0,
-    nextStepRight: 0,
-    misses: [],
-  };
+  const out = emptyFigures();
   for (const f of all) {
     out.calls += f.calls;
     out.lines += f.lines;

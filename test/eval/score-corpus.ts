@@ -80,9 +80,10 @@ export function groupTally(m: Record<string, Tally>, prefix: string): Tally {
   return sum(m, prefix);
 }
 
-export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new RulesAnalyzer(), company: Company = CORPUS_COMPANY): Promise<CorpusFigures> {
-  const f: CorpusFigures = {
-    calls: calls.length,
+/** Figures before any call is scored; pooled folds start from it too (test/eval/cv.ts). */
+export function emptyFigures(calls = 0): CorpusFigures {
+  return {
+    calls,
     lines: 0,
     callLevel: {},
     lineLevel: {},
@@ -94,6 +95,10 @@ export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new 
     nextStepRight: 0,
     misses: [],
   };
+}
+
+export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new RulesAnalyzer(), company: Company = CORPUS_COMPANY): Promise<CorpusFigures> {
+  const f = emptyFigures(calls.length);
   const trackers = compiledTrackers(company.settings.trackers);
   for (const [n, call] of calls.entries()) {
     const transcript = corpusTranscript(call);
