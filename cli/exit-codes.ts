@@ -18,10 +18,6 @@ export function exitCodeOf(e: unknown): number {
   return EXIT.failure;
 }
 
-export const EXIT_FAILURE = EXIT.failure;
-export const EXIT_USAGE = EXIT.usage;
-export const EXIT_NOT_FOUND = EXIT.notFound;
-
 /** An error that ends the command with its own exit code (runCli prints the message). */
 export class CliExit extends Error {
   constructor(

@@ -10,7 +10,7 @@ import { defaultThreads } from "../../src/pipeline/transcribers/whisper-native.j
 import type { Company } from "../../src/store/companies.js";
 import type { CallRow } from "../../src/store/schema.js";
 import { addConfigOptions, configFrom, type CliContext } from "../context.js";
-import { CliExit, EXIT_FAILURE, EXIT_NOT_FOUND, EXIT_USAGE } from "../exit-codes.js";
+import { CliExit, EXIT, UsageError } from "../exit-codes.js";
 import { printJson, spinLine } from "../io.js";
 import { formatTranscript } from "../transcript-format.js";
 import { toSrt, toVtt } from "../transcript-subtitles.js";
@@ -44,8 +44,8 @@ export function transcribeCommand(program: Command, ctx: CliContext): void {
   cmd.action(async (audioFile: string, opts: TranscribeOpts, command: Command) => {
     checkOptions(opts);
     const config = configFrom(command, ctx);
-    if (!fs.existsSync(audioFile)) throw new CliExit(`audio file not found: ${audioFile}`, EXIT_NOT_FOUND);
-    if (!fs.statSync(audioFile).isFile()) throw new CliExit(`not a file: ${audioFile}`, EXIT_USAGE);
+    if (!fs.existsSync(audioFile)) throw new CliExit(`audio file not found: ${audioFile}`, EXIT.notFound);
+    if (!fs.statSync(audioFile).isFile()) throw new UsageError(`not a file: ${audioFile}`);
     const { whisperModel, vadModel } = findModels(config.modelsDir, opts);
 
     const workRoot = fs.mkdtempSync(path.join(os.tmpdir(), "callreview-transcribe-"));
@@ -62,7 +62,7 @@ export function transcribeCommand(program: Command, ctx: CliContext): void {
     } catch (e) {
       fs.rmSync(workRoot, { recursive: true, force: true });
       // A model that exists but does not load (wrong file, truncated).
-      throw new CliExit((e as Error).message, EXIT_FAILURE);
+      throw new CliExit((e as Error).message, EXIT.failure);
     }
     // The pipeline's transcriber reads the language from the company and the length from the call: one-shot stand-ins.
     const company = { id: 0, name: "transcribe", settings: opts.language ? { language: opts.language } : {} } as unknown as Company;
@@ -79,7 +79,7 @@ export function transcribeCommand(program: Command, ctx: CliContext): void {
     } catch (e) {
       throw new CliExit(
         `${audioFile}: ${e instanceof StageError ? `${e.message} (${e.reason})` : (e as Error).message}`,
-        e instanceof StageError && e.reason === "audio_missing" ? EXIT_NOT_FOUND : EXIT_FAILURE,
+        e instanceof StageError && e.reason === "audio_missing" ? EXIT.notFound : EXIT.failure,
       );
     } finally {
       if (process.stderr.isTTY) process.stderr.write("\r\x1b[K");
@@ -90,13 +90,12 @@ export function transcribeCommand(program: Command, ctx: CliContext): void {
 }
 
 function checkOptions(opts: TranscribeOpts): void {
-  if (!(FORMATS as readonly string[]).includes(opts.format))
-    throw new CliExit(`invalid --format "${opts.format}" (expected ${FORMATS.join(", ")})`, EXIT_USAGE);
+  if (!(FORMATS as readonly string[]).includes(opts.format)) throw new UsageError(`invalid --format "${opts.format}" (expected ${FORMATS.join(", ")})`);
   if (opts.threads !== undefined && (!/^\d+$/.test(opts.threads) || Number(opts.threads) < 1 || Number(opts.threads) > 256)) {
-    throw new CliExit(`invalid --threads "${opts.threads}" (expected an integer from 1 to 256)`, EXIT_USAGE);
+    throw new UsageError(`invalid --threads "${opts.threads}" (expected an integer from 1 to 256)`);
   }
   if (opts.language !== undefined && !/^[a-z]{2,3}$|^auto$/.test(opts.language))
-    throw new CliExit(`invalid --language "${opts.language}" (expected a language code such as en, or auto)`, EXIT_USAGE);
+    throw new UsageError(`invalid --language "${opts.language}" (expected a language code such as en, or auto)`);
 }
 
 /** The whisper model (given, or the first installed) and the VAD model (given, the installed one, or none). */
@@ -104,10 +103,10 @@ function findModels(modelsDir: string, opts: TranscribeOpts): { whisperModel: st
   const installed = scanModels(modelsDir);
   const whisperModel = opts.model ? resolveModelPath(modelsDir, opts.model) : (installed.whisper[0] ?? null);
   if (!whisperModel)
-    throw new CliExit(`no whisper model in ${modelsDir}: give --model <path> or put a ggml whisper model there (see models/README.md)`, EXIT_NOT_FOUND);
-  if (!fs.existsSync(whisperModel)) throw new CliExit(`whisper model not found: ${whisperModel}`, EXIT_NOT_FOUND);
+    throw new CliExit(`no whisper model in ${modelsDir}: give --model <path> or put a ggml whisper model there (see models/README.md)`, EXIT.notFound);
+  if (!fs.existsSync(whisperModel)) throw new CliExit(`whisper model not found: ${whisperModel}`, EXIT.notFound);
   const vadModel = opts.vadModel ? path.resolve(opts.vadModel) : (installed.vad[0] ?? null);
-  if (vadModel && !fs.existsSync(vadModel)) throw new CliExit(`VAD model not found: ${vadModel}`, EXIT_NOT_FOUND);
+  if (vadModel && !fs.existsSync(vadModel)) throw new CliExit(`VAD model not found: ${vadModel}`, EXIT.notFound);
   return { whisperModel, vadModel };
 }
 
