@@ -17,7 +17,7 @@ export function addConfigOptions(cmd: Command, keys: (keyof Config)[]): Command 
     const s = SETTINGS.find((x) => x.key === key)!;
     cmd.option(
       `${s.flag} <value>`,
-      `${s.doc} [env ${s.env}, default ${s.default === undefined || (Array.isArray(s.default) && s.default.length === 0) ? "none" : s.default}]`,
+      `${s.doc} [env ${s.env}, default ${s.default === undefined || s.default === "" || (Array.isArray(s.default) && s.default.length === 0) ? "none" : s.default}]`,
     );
   }
   return cmd;

@@ -42,7 +42,7 @@ const COMMANDS: Array<{ name: string; load: () => Promise<Register> }> = [
 ];
 
 /** Global options that take a value: skipped when looking for the command name. */
-const GLOBAL_VALUE_OPTIONS = new Set(["--data-dir", "--models-dir", "--database-url"]);
+const GLOBAL_VALUE_OPTIONS = new Set(["--data-dir", "--audio-dir", "--models-dir", "--database-url"]);
 
 /**
  * The command modules argv needs: only its command's; none for the version alone; all of them
@@ -82,6 +82,7 @@ export async function buildProgram(io: Io = processIo, env: Record<string, strin
     .description("Self-hosted call review: local transcription and analysis of sales calls")
     .version(VERSION, "-v, --version")
     .option("--data-dir <dir>", "data directory [env CALLREVIEW_DATA_DIR, default ./data]")
+    .option("--audio-dir <dir>", "stored audio, shared by every process [env CALLREVIEW_AUDIO_DIR, default <data dir>/audio]")
     .option("--models-dir <dir>", "models directory [env CALLREVIEW_MODELS_DIR, default ./models]")
     .option("--database-url <url>", "postgres://… store instead of the data dir's SQLite file [env CALLREVIEW_DATABASE_URL]")
     .showHelpAfterError(false)

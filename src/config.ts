@@ -20,6 +20,11 @@ export interface Config {
   dataDir: string;
   /** postgres://… to keep the store in PostgreSQL (shared by many processes and machines); unset = SQLite in the data dir. */
   databaseUrl: string | undefined;
+  /**
+   * Stored audio: content-addressed files, written to its tmp/ and renamed into place. Several
+   * processes and machines may share it (an NFS mount). Default <data dir>/audio.
+   */
+  audioDir: string;
   modelsDir: string;
   host: string;
   port: number;
@@ -126,7 +131,7 @@ export const SETTINGS = [
     env: "CALLREVIEW_DATA_DIR",
     default: "./data",
     parse: str,
-    doc: "Directory holding callreview.db and stored audio.",
+    doc: "Directory holding callreview.db (and stored audio unless --audio-dir says otherwise).",
   }),
   def({
     key: "databaseUrl",
@@ -135,6 +140,15 @@ export const SETTINGS = [
     default: undefined,
     parse: optStr,
     doc: "postgres://user:password@host:port/db: keep the store in PostgreSQL instead of the data dir's SQLite file.",
+  }),
+  def({
+    key: "audioDir",
+    flag: "--audio-dir",
+    env: "CALLREVIEW_AUDIO_DIR",
+    // Empty means "derived from the data dir" (loadConfig fills it in).
+    default: "",
+    parse: str,
+    doc: "Directory holding stored audio, shared by every process of one installation (default <data dir>/audio).",
   }),
   def({
     key: "modelsDir",
@@ -377,8 +391,14 @@ export function loadConfig(flags: ConfigFlags = {}, env: Record<string, string |
   }
   const cfg = out as unknown as Config;
   cfg.dataDir = path.resolve(cfg.dataDir);
+  cfg.audioDir = path.resolve(cfg.audioDir || defaultAudioDir(cfg.dataDir));
   cfg.modelsDir = path.resolve(cfg.modelsDir);
   return cfg;
+}
+
+/** Where audio lives when no --audio-dir is given. */
+export function defaultAudioDir(dataDir: string): string {
+  return path.join(dataDir, "audio");
 }
 
 export function databasePath(cfg: Pick<Config, "dataDir">): string {

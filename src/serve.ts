@@ -32,7 +32,7 @@ export async function startService(
     // Live mode loads its models now: a missing or broken model stops the start, naming the file.
     if (services.pipeline === "live") openWhisperTranscriber(config, services.logger);
     // Partial uploads of a process that died mid-write; nothing of ours is in flight yet.
-    const swept = await sweepAudioTemp(config.dataDir);
+    const swept = await sweepAudioTemp(config.audioDir);
     if (swept > 0) services.logger.info("removed stale upload temp files", { count: swept });
     const app = createApp(services);
     // Uploads are capped while streaming (422 invalid_file) and the rest of a refused body is drained (up to 64 MiB),
@@ -44,7 +44,7 @@ export async function startService(
   }
   services.downloadPolicy.denyListener(config.host, listener.port);
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${listener.port}`;
-  services.logger.info("listening", { url, pipeline: services.pipeline, data_dir: config.dataDir, driver: services.store.driver });
+  services.logger.info("listening", { url, pipeline: services.pipeline, data_dir: config.dataDir, audio_dir: config.audioDir, driver: services.store.driver });
   const workers = startWorkers(services, { count: config.workers });
   const dispatcher = new Dispatcher(services.store.db, services.clock, services.logger, opts.dispatcher);
   dispatcher.start();
@@ -61,7 +61,7 @@ export async function startService(
       stopping ??= (async () => {
         await listener.close();
         // A client that stalled mid-upload had its connection closed; its handler may never get to clean up.
-        await removeActiveTemp(config.dataDir);
+        await removeActiveTemp(config.audioDir);
         // Workers stop claiming; running jobs get a bounded time to finish, then are handed back.
         await workers.stop();
         await dispatcher.stop();

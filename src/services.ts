@@ -4,7 +4,7 @@ import { DownloadPolicy } from "./pipeline/download-policy.js";
 import { chooseAnalyzer, type AnalyzerChoice } from "./pipeline/analyzers/factory.js";
 import { resolvePipelineMode, type ActivePipeline } from "./pipeline/mode.js";
 import { setQueuePipeline } from "./queue/job-pipeline.js";
-import { openStore, type Store } from "./store/open.js";
+import { ensureWritableDir, openStore, type Store } from "./store/open.js";
 import { systemClock, type Clock } from "./time.js";
 
 /**
@@ -25,6 +25,8 @@ export interface Services {
 }
 
 export async function createServices(config: Config, opts: { logger?: Logger; clock?: Clock } = {}): Promise<Services> {
+  // Checked before the store opens: a process that cannot write audio must not start taking calls.
+  ensureWritableDir(config.audioDir, "audio dir");
   const store = await openStore(config.dataDir, { databaseUrl: config.databaseUrl, busyTimeoutMs: config.dbBusyTimeoutMs, synchronous: config.dbSynchronous });
   const logger = opts.logger ?? createLogger(config.logLevel);
   const pipeline = resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel);

@@ -1,3 +1,4 @@
+import { sweepAudioTemp } from "./audio/store.js";
 import type { Config } from "./config.js";
 import { Dispatcher, type DispatcherOptions } from "./events/dispatcher.js";
 import type { Logger } from "./logger.js";
@@ -28,6 +29,9 @@ export async function startWorkerProcess(
   try {
     // Live mode loads its models now: a missing or broken model stops the start, naming the file.
     if (services.pipeline === "live") openWhisperTranscriber(config, services.logger);
+    // Downloads of a worker of this host that died mid-write (other hosts' files are left to them).
+    const swept = await sweepAudioTemp(config.audioDir);
+    if (swept > 0) services.logger.info("removed stale download temp files", { count: swept });
   } catch (e) {
     await services.close();
     throw e;

@@ -30,7 +30,7 @@ export function backupCommand(program: Command, ctx: CliContext): void {
       const config = configFrom(cmd, ctx);
       // Into an empty data dir a restore destroys nothing; --force replaces what is there.
       if (opts.force) await confirmDestructive(ctx, opts.yes, `replace the database and audio of ${config.dataDir} with the backup in ${dir}`);
-      const r = await restoreBackup({ from: dir, dataDir: config.dataDir, force: opts.force === true, actor: CLI_ACTOR });
+      const r = await restoreBackup({ from: dir, dataDir: config.dataDir, audioDir: config.audioDir, force: opts.force === true, actor: CLI_ACTOR });
       if (opts.json) printJson(ctx.io, r);
       else ctx.io.out(`Restored ${r.calls} calls, ${r.audio.length} audio files from the backup of ${r.created_at} into ${r.restored_to}`);
     });

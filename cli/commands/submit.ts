@@ -108,7 +108,7 @@ async function acceptWithTranscript(
   const config = services.config;
   const transcript = readTranscriptFile(opts.transcript!, opts.repSpeaker);
   const audio = audioFile
-    ? await storeAudioFile(config.dataDir, audioFile, { maxBytes: config.maxUploadMb * 1024 * 1024 }).catch((e) => {
+    ? await storeAudioFile(config.audioDir, audioFile, { maxBytes: config.maxUploadMb * 1024 * 1024 }).catch((e) => {
         throw new AppError((e as AppError).code ?? "invalid_file", `${audioFile}: ${(e as Error).message}`);
       })
     : null;
@@ -132,7 +132,7 @@ async function acceptAudioFiles(services: Services, ctx: CliContext, companyId: 
   for (const file of files) {
     let stored;
     try {
-      stored = await storeAudioFile(config.dataDir, file, { maxBytes: config.maxUploadMb * 1024 * 1024 });
+      stored = await storeAudioFile(config.audioDir, file, { maxBytes: config.maxUploadMb * 1024 * 1024 });
     } catch (e) {
       const done = accepted.length ? ` (already submitted: ${accepted.map((a) => `${a.file} -> call ${a.call_id}`).join(", ")})` : "";
       throw new AppError((e as AppError).code ?? "invalid_file", `${file}: ${(e as Error).message}${done}`);

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import fsp from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { AppError } from "../errors.js";
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../store/private-files.js";
@@ -14,42 +15,61 @@ export interface StoredAudio {
   path: string;
 }
 
-export function audioDir(dataDir: string): string {
-  return path.join(dataDir, "audio");
+/*
+ * The audio dir (config.audioDir; default <data dir>/audio) may be shared by every process and
+ * machine of an installation (an NFS mount). What makes that safe:
+ * - names are content addresses (<2 hex>/<sha256>): two writers of the same audio write the same
+ *   bytes under the same name, so whichever rename lands last changes nothing;
+ * - a file is written under tmp/ of the same dir (same filesystem), fsynced, then renamed: a reader
+ *   sees the whole file or none;
+ * - temp names carry the writer's host and pid, so a sweep only judges its own host's writers.
+ */
+
+/** Content-addressed location: <audio dir>/<first two hex>/<sha256>. */
+export function audioPath(audioRoot: string, sha256: string): string {
+  return path.join(audioRoot, sha256.slice(0, 2), sha256);
 }
 
-/** Content-addressed location: audio/<first two hex>/<sha256>. */
-export function audioPath(dataDir: string, sha256: string): string {
-  return path.join(audioDir(dataDir), sha256.slice(0, 2), sha256);
+export function audioTempDir(audioRoot: string): string {
+  return path.join(audioRoot, "tmp");
 }
 
-export function audioTempDir(dataDir: string): string {
-  return path.join(audioDir(dataDir), "tmp");
+/** Temp files carry their writer's host and pid, so a start-up sweep can tell a live writer's file from a dead one's. */
+const TEMP_NAME = /^(?:([A-Za-z0-9_.-]+)~)?(\d+)-/;
+
+/** The start of every temp name this process writes (files and work dirs alike). */
+export function tempPrefix(): string {
+  return `${tempHost()}~${process.pid}-`;
 }
 
-/** Temp files carry their writer's pid, so a start-up sweep can tell a live writer's file from a dead one's. */
-const TEMP_NAME = /^(\d+)-\d+-[0-9a-f]+\.part$/;
+/** Another host's temp file is only removed once it is this old: its writer cannot be asked whether it lives. */
+export const FOREIGN_TEMP_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+/** The host part of temp names: the host name with anything outside [A-Za-z0-9_.-] replaced. */
+export function tempHost(): string {
+  return os.hostname().replace(/[^A-Za-z0-9_.-]/g, "_") || "host";
+}
 
 /**
- * Removes the temp files left in audio/tmp by processes that died mid-write
- * (a crash, SIGKILL, or a client abort the process never saw). Run at start-up:
- * a file is removed when its writer's pid is ours (a previous process of the
- * same pid, e.g. pid 1 in a container) or no longer alive, and every file not
- * named by this scheme. Files of other live processes (`callreview submit`, a
- * second `serve`) are kept. Returns the number removed.
+ * Removes the temp files left in tmp/ by processes that died mid-write (a crash, SIGKILL, or a
+ * client abort the process never saw). Run at start-up. A file of this host is removed when its
+ * writer's pid is ours (a previous process of the same pid, e.g. pid 1 in a container) or no longer
+ * alive; a file of another host only when older than FOREIGN_TEMP_MAX_AGE_MS (its writer may still
+ * be streaming); a file not named by this scheme always. Returns the number removed.
  */
-export async function sweepAudioTemp(dataDir: string): Promise<number> {
+export async function sweepAudioTemp(audioRoot: string, now = Date.now()): Promise<number> {
   let names: string[];
   try {
-    names = await fsp.readdir(audioTempDir(dataDir));
+    names = await fsp.readdir(audioTempDir(audioRoot));
   } catch {
     return 0;
   }
+  const host = tempHost();
   let removed = 0;
   for (const name of names) {
-    const m = TEMP_NAME.exec(name);
-    if (m && Number(m[1]) !== process.pid && processAlive(Number(m[1]))) continue;
-    await fsp.rm(path.join(audioTempDir(dataDir), name), { force: true, recursive: true }).then(
+    const file = path.join(audioTempDir(audioRoot), name);
+    if (await tempInUse(name, file, host, now)) continue;
+    await fsp.rm(file, { force: true, recursive: true }).then(
       () => removed++,
       () => undefined,
     );
@@ -57,16 +77,27 @@ export async function sweepAudioTemp(dataDir: string): Promise<number> {
   return removed;
 }
 
+async function tempInUse(name: string, file: string, host: string, now: number): Promise<boolean> {
+  const m = TEMP_NAME.exec(name);
+  if (!m) return false;
+  // Names without a host part predate shared audio dirs: they were written on this host.
+  const writerHost = m[1] ?? host;
+  const pid = Number(m[2]);
+  if (writerHost === host) return pid !== process.pid && processAlive(pid);
+  const stat = await fsp.stat(file).catch(() => null);
+  return stat !== null && now - stat.mtimeMs < FOREIGN_TEMP_MAX_AGE_MS;
+}
+
 /** Temp files this process is writing now, so a stop can remove those a stalled client left half-written. */
 const activeTemp = new Set<string>();
 
 /**
- * Removes this process's temp files under `dataDir` that are still being
+ * Removes this process's temp files under `audioRoot` that are still being
  * written: at shutdown, after the listener has closed every connection, an
  * upload that never finished must not outlive the process.
  */
-export async function removeActiveTemp(dataDir: string): Promise<void> {
-  const dir = audioTempDir(dataDir) + path.sep;
+export async function removeActiveTemp(audioRoot: string): Promise<void> {
+  const dir = audioTempDir(audioRoot) + path.sep;
   await Promise.all([...activeTemp].filter((f) => f.startsWith(dir)).map((f) => fsp.rm(f, { force: true }).catch(() => undefined)));
 }
 
@@ -81,23 +112,23 @@ function processAlive(pid: number): boolean {
 }
 
 /**
- * Streams audio to disk under the data dir: hashed and size-checked chunk by
+ * Streams audio to disk under the audio dir: hashed and size-checked chunk by
  * chunk (never whole in memory), sniffed from its first bytes, fsynced, then
  * renamed into its content address. Any failure removes the temporary file, so
  * a rejected or broken upload leaves nothing behind.
  */
 export async function storeAudioStream(
-  dataDir: string,
+  audioRoot: string,
   source: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array>,
   opts: { maxBytes: number },
 ): Promise<StoredAudio> {
-  const tmpDir = audioTempDir(dataDir);
+  const tmpDir = audioTempDir(audioRoot);
   try {
     await fsp.mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
   } catch (e) {
     throw new AppError("invalid_file", `could not store the file: ${(e as NodeJS.ErrnoException).code ?? "storage error"}`);
   }
-  const tmp = path.join(tmpDir, `${process.pid}-${Date.now()}-${randomBytes(8).toString("hex")}.part`);
+  const tmp = path.join(tmpDir, `${tempPrefix()}${Date.now()}-${randomBytes(8).toString("hex")}.part`);
   const hash = createHash("sha256");
   let bytes = 0;
   let head: Uint8Array = new Uint8Array(0);
@@ -123,7 +154,7 @@ export async function storeAudioStream(
     await handle.close();
     handle = undefined;
     const sha256 = hash.digest("hex");
-    const finalPath = audioPath(dataDir, sha256);
+    const finalPath = audioPath(audioRoot, sha256);
     await fsp.mkdir(path.dirname(finalPath), { recursive: true, mode: PRIVATE_DIR_MODE });
     // Same content already stored: keep the existing file.
     if (fs.existsSync(finalPath)) await fsp.rm(tmp, { force: true });
@@ -140,7 +171,7 @@ export async function storeAudioStream(
 }
 
 /** Copies a local file into the store with the same checks as an upload. */
-export async function storeAudioFile(dataDir: string, file: string, opts: { maxBytes: number }): Promise<StoredAudio> {
+export async function storeAudioFile(audioRoot: string, file: string, opts: { maxBytes: number }): Promise<StoredAudio> {
   let stream: fs.ReadStream;
   try {
     await fsp.access(file, fs.constants.R_OK);
@@ -148,7 +179,7 @@ export async function storeAudioFile(dataDir: string, file: string, opts: { maxB
   } catch (e) {
     throw new AppError("invalid_file", `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? "error"}`);
   }
-  return storeAudioStream(dataDir, stream, opts);
+  return storeAudioStream(audioRoot, stream, opts);
 }
 
 export function formatMiB(bytes: number): string {

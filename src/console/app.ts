@@ -261,7 +261,7 @@ async function callAudio(c: Context<ConsoleEnv, "/calls/:id/audio">): Promise<Re
   if (c.req.method === "GET" && (!range || /^bytes=0-/.test(range)))
     await audit(s.store.db, actorOf(user, c.get("requestId")), "audio.read", { companyId: call.company_id, callId: call.id }, s.clock.now());
   return fileResponse(
-    audioPath(s.config.dataDir, call.audio_sha256),
+    audioPath(s.config.audioDir, call.audio_sha256),
     call.audio_bytes,
     AUDIO_CONTENT_TYPES[call.audio_format ?? ""] ?? "application/octet-stream",
     range,

@@ -48,7 +48,7 @@ export async function withAudioUpload<T>(c: Context, services: Services, use: (u
     return result;
   } catch (e) {
     upload.release();
-    if (upload.audio) await discardAudioIfUnused(services.store.db, services.config.dataDir, upload.audio.sha256).catch(() => undefined);
+    if (upload.audio) await discardAudioIfUnused(services.store.db, services.config.audioDir, upload.audio.sha256).catch(() => undefined);
     throw e;
   }
 }
@@ -131,7 +131,7 @@ function onFilePart(st: Upload, name: string, stream: Readable): void {
     return;
   }
   st.fileStream = stream;
-  st.store = storeAudioStream(st.services.config.dataDir, stream, { maxBytes: st.maxBytes }).then((s) => {
+  st.store = storeAudioStream(st.services.config.audioDir, stream, { maxBytes: st.maxBytes }).then((s) => {
     st.release = pinAudio(s.sha256);
     return s;
   });
@@ -198,7 +198,7 @@ function fail(st: Upload, err: AppError): void {
     st.store
       .then(async (s) => {
         st.release();
-        await discardAudioIfUnused(st.services.store.db, st.services.config.dataDir, s.sha256);
+        await discardAudioIfUnused(st.services.store.db, st.services.config.audioDir, s.sha256);
       })
       .catch(() => undefined)
       .finally(() => st.reject(err));

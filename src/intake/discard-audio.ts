@@ -22,10 +22,10 @@ export function pinAudio(sha256: string): () => void {
 }
 
 /** Removes a stored file that ended up unused (the request failed after storing it). */
-export async function discardAudioIfUnused(db: DbOrTx, dataDir: string, sha256: string): Promise<boolean> {
+export async function discardAudioIfUnused(db: DbOrTx, audioRoot: string, sha256: string): Promise<boolean> {
   if (pinned.has(sha256)) return false;
   const used = await db.selectFrom("calls").select("id").where("audio_sha256", "=", sha256).limit(1).executeTakeFirst();
   if (used) return false;
-  await fsp.rm(audioPath(dataDir, sha256), { force: true });
+  await fsp.rm(audioPath(audioRoot, sha256), { force: true });
   return true;
 }

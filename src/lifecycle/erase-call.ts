@@ -56,7 +56,7 @@ export async function eraseCall(
 export async function removeAudioIfUnused(deps: EraseDeps, sha256: string): Promise<boolean> {
   if (await audioStillReferenced(deps.store.db, sha256)) return false;
   try {
-    await fsp.rm(audioPath(deps.config.dataDir, sha256));
+    await fsp.rm(audioPath(deps.config.audioDir, sha256));
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;

@@ -8,7 +8,8 @@ import { StageError } from "./ports.js";
 export const MAX_REDIRECTS = 5;
 
 export interface DownloadOptions {
-  dataDir: string;
+  /** The audio dir the recording is stored in. */
+  audioRoot: string;
   maxBytes: number;
   /** Until the response headers arrive (connect + server think time), per hop. */
   connectTimeoutMs: number;
@@ -140,7 +141,7 @@ async function storeBody(res: PinnedResponse, opts: DownloadOptions, total: Abor
     }
   }
   try {
-    return await storeAudioStream(opts.dataDir, guarded(), { maxBytes: opts.maxBytes });
+    return await storeAudioStream(opts.audioRoot, guarded(), { maxBytes: opts.maxBytes });
   } catch (e) {
     res.destroy();
     if (total.aborted) throw timeoutError(opts);

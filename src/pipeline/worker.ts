@@ -316,7 +316,7 @@ async function acquireAudio(
     const url = call.recording_url;
     const stored = await offCpu(ctx, (signal) =>
       downloadRecording(url, {
-        dataDir: config.dataDir,
+        audioRoot: config.audioDir,
         maxBytes: config.maxUploadMb * 1024 * 1024,
         connectTimeoutMs: config.downloadConnectTimeoutMs,
         idleTimeoutMs: config.downloadIdleTimeoutMs,
@@ -335,8 +335,8 @@ async function acquireAudio(
     return { path: stored.path, format: stored.format };
   }
   if (call.audio_sha256) {
-    const p = audioPath(config.dataDir, call.audio_sha256);
-    if (!fs.existsSync(p)) throw new StageError("audio_missing", `stored audio ${call.audio_sha256} is missing from ${config.dataDir}`, false);
+    const p = audioPath(config.audioDir, call.audio_sha256);
+    if (!fs.existsSync(p)) throw new StageError("audio_missing", `stored audio ${call.audio_sha256} is missing from ${config.audioDir}`, false);
     return { path: p, format: call.audio_format ?? "unknown" };
   }
   return null;

@@ -66,13 +66,13 @@ export async function openStore(dataDir: string, opts: StoreOptions = {}): Promi
   }
 }
 
-export function ensureWritableDir(dir: string): void {
+export function ensureWritableDir(dir: string, what = "data dir"): void {
   try {
     makeDirs(dir, PRIVATE_DIR_MODE);
     tightenMode(dir, PRIVATE_DIR_MODE);
     fs.accessSync(dir, fs.constants.W_OK | fs.constants.R_OK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? "error";
-    throw new AppError("invalid_config", `data dir ${dir} is not writable (${code})`);
+    throw new AppError("invalid_config", `${what} ${dir} is not writable (${code})`);
   }
 }

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import type { Kysely } from "kysely";
@@ -95,7 +96,10 @@ describe.skipIf(!admin)("scale-out on PostgreSQL with the compiled executable", 
   it("1 API and 3 worker processes, one killed -9 mid-job: every call completes once, every event arrives signed", async () => {
     const url = await createDatabase(admin!);
     const { dir, cleanup } = tempDir();
-    const global = ["--database-url", url, "--data-dir", dir, "--models-dir", path.join(dir, "models")];
+    // One shared audio dir (the NFS mount of a real deployment); each process its own data dir.
+    const sharedAudio = path.join(dir, "shared-audio");
+    const on = (dataDir: string) => ["--database-url", url, "--data-dir", dataDir, "--audio-dir", sharedAudio, "--models-dir", path.join(dir, "models")];
+    const global = on(path.join(dir, "admin"));
     let api: ServeProcess | undefined;
     const workers: WorkerProcess[] = [];
     let receiver: Receiver | undefined;
@@ -108,9 +112,9 @@ describe.skipIf(!admin)("scale-out on PostgreSQL with the compiled executable", 
       const endpoint = JSON.parse(runBinary([...global, "webhook", "add", "--company", String(company.id), "--url", receiver.url, "--json"]).stdout);
       receiver.secrets.push(endpoint.secret);
 
-      api = await startServeBinary([...global, "--pipeline", "placeholder", "--rate-limit", "0", "--workers", "0", "--log-level", "warn"]);
-      const workerArgs = [...global, "--pipeline", "placeholder", "--workers", "2", "--job-lease-seconds", "2", "--retry-base-ms", "0", "--log-level", "warn"];
-      for (let i = 0; i < 3; i++) workers.push(await startWorkerBinary(workerArgs));
+      api = await startServeBinary([...on(path.join(dir, "api")), "--pipeline", "placeholder", "--rate-limit", "0", "--workers", "0", "--log-level", "warn"]);
+      const workerArgs = ["--pipeline", "placeholder", "--workers", "2", "--job-lease-seconds", "2", "--retry-base-ms", "0", "--log-level", "warn"];
+      for (let i = 0; i < 3; i++) workers.push(await startWorkerBinary([...on(path.join(dir, `worker-${i}`)), ...workerArgs]));
 
       const n = 36;
       for (let i = 0; i < n; i++) {
@@ -139,6 +143,14 @@ describe.skipIf(!admin)("scale-out on PostgreSQL with the compiled executable", 
         for (const t of ONCE_PER_CALL) expect({ call: c.id, type: t, count: types.filter((x) => x === t).length }).toEqual({ call: c.id, type: t, count: 1 });
         expect(final.reports.filter((r) => r.call_id === c.id)).toEqual([{ call_id: c.id, version: 1 }]);
       }
+      // Every downloaded recording sits in the shared audio dir, whole, and in no process's data dir.
+      const shas = new Set((await db.selectFrom("calls").select("audio_sha256").execute()).map((c) => c.audio_sha256));
+      expect(shas.size).toBe(1);
+      for (const sha of shas) expect(fs.readFileSync(path.join(sharedAudio, sha!.slice(0, 2), sha!)).equals(fs.readFileSync(fixture("jfk.wav")))).toBe(true);
+      // Only the killed worker may have left a partial download (the next worker start on its host sweeps it).
+      const tmpNames = fs.existsSync(path.join(sharedAudio, "tmp")) ? fs.readdirSync(path.join(sharedAudio, "tmp")) : [];
+      expect(tmpNames.filter((n) => !n.includes(`~${victim.child.pid}-`))).toEqual([]);
+      for (const d of ["admin", "api", "worker-0", "worker-1", "worker-2"]) expect(fs.existsSync(path.join(dir, d, "audio"))).toBe(false);
       // Only the worker processes ran jobs (the API runs none with --workers 0), and more than one of them did.
       const pids = new Set(final.jobs.map((j) => j.locked_by!.split(":")[1]));
       expect([...pids].every((p) => workers.some((w) => String(w.child.pid) === p))).toBe(true);

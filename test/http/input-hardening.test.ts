@@ -1,7 +1,8 @@
+import { defaultAudioDir } from "../../src/config.js";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { audioDir } from "../../src/audio/store.js";
+
 import { MAX_JSON_DEPTH, MAX_JSON_KEYS } from "../../src/http/json-limits.js";
 import { MAX_METADATA_BYTES } from "../../src/intake/metadata-size.js";
 import { apiHarness, type ApiHarness } from "../helpers/api.js";
@@ -11,7 +12,7 @@ import { fixture } from "../helpers/fixtures.js";
 const nested = (depth: number) => `${'{"a":'.repeat(depth - 1)}{}${"}".repeat(depth - 1)}`;
 
 function storedFiles(dataDir: string): string[] {
-  const root = audioDir(dataDir);
+  const root = defaultAudioDir(dataDir);
   if (!fs.existsSync(root)) return [];
   return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(root, p)).isFile());
 }

@@ -1,10 +1,11 @@
+import { defaultAudioDir } from "../../src/config.js";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/auth/api-keys.js";
-import { audioDir } from "../../src/audio/store.js";
+
 import { createApp } from "../../src/http/app.js";
 import { silentLogger } from "../../src/logger.js";
 import { listen } from "../../src/server.js";
@@ -35,7 +36,7 @@ function deadPid(): number {
   return Number(r.stdout);
 }
 
-const audioTempDir = (dataDir: string) => path.join(audioDir(dataDir), "tmp");
+const audioTempDir = (dataDir: string) => path.join(defaultAudioDir(dataDir), "tmp");
 
 describe("Node listener: refusals, interrupted bodies, temp files, shutdown", () => {
   let dir: string;

@@ -1,9 +1,10 @@
+import { defaultAudioDir } from "../../src/config.js";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { transitionCall } from "../../src/calls/state.js";
-import { audioDir, audioPath } from "../../src/audio/store.js";
+import { audioPath } from "../../src/audio/store.js";
 import { BASES, apiHarness, type ApiHarness } from "../helpers/api.js";
 import { fixture } from "../helpers/fixtures.js";
 
@@ -22,7 +23,7 @@ function form(parts: Record<string, string | { data: Buffer; name: string; type?
 
 /** Every file under the audio store (temp files included). */
 function storedFiles(dataDir: string): string[] {
-  const root = audioDir(dataDir);
+  const root = defaultAudioDir(dataDir);
   if (!fs.existsSync(root)) return [];
   return (fs.readdirSync(root, { recursive: true }) as string[]).filter((p) => fs.statSync(path.join(root, p)).isFile());
 }
@@ -55,7 +56,7 @@ describe("POST /uploads and POST /calls/{id}/audio", () => {
       duration_seconds: 11,
       processing_status: "queued",
     });
-    expect(fs.readFileSync(audioPath(h.s.config.dataDir, sha(data))).equals(data)).toBe(true);
+    expect(fs.readFileSync(audioPath(h.s.config.audioDir, sha(data))).equals(data)).toBe(true);
     expect(storedFiles(h.s.config.dataDir)).toHaveLength(1);
   });
 
@@ -111,13 +112,13 @@ describe("POST /uploads and POST /calls/{id}/audio", () => {
   it("a storage failure is 422 invalid_file and leaves no partial file and no call row", async () => {
     const data = wav();
     // The final directory for this content cannot be created: a file sits where it should be.
-    fs.mkdirSync(audioDir(h.s.config.dataDir), { recursive: true });
-    fs.writeFileSync(path.join(audioDir(h.s.config.dataDir), sha(data).slice(0, 2)), "in the way");
+    fs.mkdirSync(defaultAudioDir(h.s.config.dataDir), { recursive: true });
+    fs.writeFileSync(path.join(defaultAudioDir(h.s.config.dataDir), sha(data).slice(0, 2)), "in the way");
     const r = await upload(form({ file: { data, name: "jfk.wav" } }));
     expect(r.status).toBe(422);
     expect(await r.json()).toMatchObject({ error: "invalid_file", message: expect.stringMatching(/could not store/) });
     expect(storedFiles(h.s.config.dataDir)).toEqual([sha(data).slice(0, 2)]);
-    expect(fs.readdirSync(path.join(audioDir(h.s.config.dataDir), "tmp"))).toEqual([]);
+    expect(fs.readdirSync(path.join(defaultAudioDir(h.s.config.dataDir), "tmp"))).toEqual([]);
     expect(await calls()).toHaveLength(0);
   });
 

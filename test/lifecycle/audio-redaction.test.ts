@@ -46,10 +46,10 @@ describe("company update --redact-audio on", () => {
     const { id, sha } = await uploadWithTranscript();
     const call = await h.s.store.db.selectFrom("calls").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     expect(call.audio_sha256).not.toBe(sha);
-    expect(fs.existsSync(audioPath(h.s.config.dataDir, sha))).toBe(false);
+    expect(fs.existsSync(audioPath(h.s.config.audioDir, sha))).toBe(false);
 
     const before = fixture("jfk.wav");
-    const after = audioPath(h.s.config.dataDir, call.audio_sha256!);
+    const after = audioPath(h.s.config.audioDir, call.audio_sha256!);
     const bi = readWavInfo(before);
     const ai = readWavInfo(after);
     expect([ai.channels, ai.sampleRate, ai.frames]).toEqual([bi.channels, bi.sampleRate, bi.frames]);

@@ -193,7 +193,7 @@ describe("DELETE /v1/calls/{id}", () => {
     const a = await upload();
     const b = await upload();
     const sha = (await h.s.store.db.selectFrom("calls").select("audio_sha256").where("id", "=", a).executeTakeFirstOrThrow()).audio_sha256!;
-    const file = audioPath(h.s.config.dataDir, sha);
+    const file = audioPath(h.s.config.audioDir, sha);
     expect(fs.existsSync(file)).toBe(true);
     expect((await h.request(`/v1/calls/${a}`, { method: "DELETE", key: deleteKey })).status).toBe(204);
     expect(fs.existsSync(file)).toBe(true);

@@ -34,7 +34,7 @@ describe("retention policies", () => {
   afterEach(() => s.dispose());
 
   async function call(companyId: number, external: string, withAudio: boolean) {
-    const audio = withAudio ? await storeAudioFile(s.config.dataDir, fixture("jfk.wav"), { maxBytes: 50 << 20 }) : undefined;
+    const audio = withAudio ? await storeAudioFile(s.config.audioDir, fixture("jfk.wav"), { maxBytes: 50 << 20 }) : undefined;
     const id = (await acceptCall(s.store.db, { companyId, intake: "api", fields: { external_call_id: external }, transcript: TRANSCRIPT, audio }, clock.now()))
       .call.id;
     while (await runOnce(s)) {}
@@ -56,7 +56,7 @@ describe("retention policies", () => {
     const oldRow = await s.store.db.selectFrom("calls").selectAll().where("id", "=", old.id).executeTakeFirstOrThrow();
     expect(oldRow.audio_sha256).toBeNull();
     expect(oldRow.report_status).toBe("ready");
-    expect(fs.existsSync(audioPath(s.config.dataDir, old.sha!))).toBe(false);
+    expect(fs.existsSync(audioPath(s.config.audioDir, old.sha!))).toBe(false);
     expect(await s.store.db.selectFrom("transcripts").select("id").where("call_id", "=", old.id).execute()).toHaveLength(1);
 
     clock.advance(10 * DAY); // 21 days

@@ -27,7 +27,7 @@ describe("download policy", () => {
   afterAll(() => server.close());
   beforeEach(() => {
     ({ dir, cleanup } = tempDir());
-    opts = { dataDir: dir, maxBytes: 4 * 1024 * 1024, connectTimeoutMs: 2000, totalTimeoutMs: 5000 };
+    opts = { audioRoot: path.join(dir, "audio"), maxBytes: 4 * 1024 * 1024, connectTimeoutMs: 2000, totalTimeoutMs: 5000 };
   });
   afterEach(() => cleanup());
 

@@ -1,3 +1,4 @@
+import { defaultAudioDir } from "../../src/config.js";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -24,7 +25,7 @@ describe("recording_url download", () => {
   afterAll(() => server.close());
   beforeEach(() => {
     ({ dir, cleanup } = tempDir());
-    opts = { dataDir: dir, maxBytes: 4 * 1024 * 1024, connectTimeoutMs: 300, totalTimeoutMs: 1500 };
+    opts = { audioRoot: path.join(dir, "audio"), maxBytes: 4 * 1024 * 1024, connectTimeoutMs: 300, totalTimeoutMs: 1500 };
   });
   afterEach(() => cleanup());
 
@@ -172,7 +173,7 @@ describe("download inside the pipeline", () => {
       const companyId = (await createCompany(s.store.db, { name: "A" })).id;
       const { call } = await acceptCall(s.store.db, { companyId, intake: "api", fields: { recording_url: `${server.url}/html` } });
       expect(await runOnce(s)).toMatchObject({ result: "failed", reason: "download_failed" });
-      const stored = await storeAudioFile(s.dir, fixture("jfk.wav"), { maxBytes: 1 << 30 });
+      const stored = await storeAudioFile(defaultAudioDir(s.dir), fixture("jfk.wav"), { maxBytes: 1 << 30 });
       await attachAudio(s.store.db, { companyId, callId: call.id, audio: { sha256: stored.sha256, format: stored.format, bytes: stored.bytes } });
       expect(await runOnce(s)).toMatchObject({ result: "completed" });
       expect(server.hits.get("/html")).toBe(1);

@@ -28,7 +28,7 @@ describe("live pipeline with the whisper transcriber", () => {
     const other = await createCompany(s.store.db, { name: "Other" });
     key = (await createApiKey(s.store.db, { companyId: company.id })).key;
     otherKey = (await createApiKey(s.store.db, { companyId: other.id })).key;
-    const audio = await storeAudioFile(s.config.dataDir, fixture("jfk.wav"), { maxBytes: 10 * 1024 * 1024 });
+    const audio = await storeAudioFile(s.config.audioDir, fixture("jfk.wav"), { maxBytes: 10 * 1024 * 1024 });
     callId = (await acceptCall(s.store.db, { companyId: company.id, intake: "api", fields: { external_call_id: "jfk-1" }, audio })).call.id;
   });
   afterAll(() => s.dispose());

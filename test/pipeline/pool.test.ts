@@ -1,3 +1,4 @@
+import { defaultAudioDir } from "../../src/config.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { storeAudioFile } from "../../src/audio/store.js";
 import { acceptCall } from "../../src/intake/accept-call.js";
@@ -80,7 +81,7 @@ describe.each(storeKinds())("worker pool and progress on $name", (kind: StoreKin
   });
 
   it("the worker records the transcriber's progress on the job and stores the transcript with the transition", async () => {
-    const audio = await storeAudioFile(s.dir, fixture("jfk.wav"), { maxBytes: 1 << 30 });
+    const audio = await storeAudioFile(defaultAudioDir(s.dir), fixture("jfk.wav"), { maxBytes: 1 << 30 });
     // The job must ask for the live pipeline, as a live process would queue it.
     setQueuePipeline(s.store.db, "live");
     const { call } = await acceptCall(s.store.db, {

@@ -1,3 +1,4 @@
+import { defaultAudioDir } from "../../src/config.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acceptCall } from "../../src/intake/accept-call.js";
 import { StageError, type Analyzer, type Transcriber } from "../../src/pipeline/ports.js";
@@ -190,7 +191,7 @@ describe.each(storeKinds())("worker on $name: stages, transitions and their even
       });
       const { storeAudioFile } = await import("../../src/audio/store.js");
       const { fixture } = await import("../helpers/fixtures.js");
-      const a = await storeAudioFile(live.dir, fixture("jfk.wav"), { maxBytes: 1 << 30 });
+      const a = await storeAudioFile(defaultAudioDir(live.dir), fixture("jfk.wav"), { maxBytes: 1 << 30 });
       await live.store.db.updateTable("calls").set({ audio_sha256: a.sha256, audio_format: a.format }).where("id", "=", call.id).execute();
       const o = await runOnce(live);
       expect(o).toMatchObject({ result: "failed", reason: "transcriber_unavailable" });

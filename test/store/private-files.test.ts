@@ -1,3 +1,4 @@
+import { defaultAudioDir } from "../../src/config.js";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -30,7 +31,7 @@ describe("data dir permissions", () => {
       await createCompany(store.db, { name: "Acme" });
       expect(mode(dataDir)).toBe(0o700);
       for (const f of ["callreview.db", "callreview.db-wal", "callreview.db-shm"]) expect([f, mode(path.join(dataDir, f))]).toEqual([f, 0o600]);
-      const stored = await storeAudioFile(dataDir, fixture("jfk.wav"), { maxBytes: 1 << 30 });
+      const stored = await storeAudioFile(defaultAudioDir(dataDir), fixture("jfk.wav"), { maxBytes: 1 << 30 });
       expect(mode(stored.path)).toBe(0o600);
       expect(mode(path.dirname(stored.path))).toBe(0o700);
       expect(mode(path.join(dataDir, "audio"))).toBe(0o700);

@@ -63,7 +63,7 @@ async function writeBackup(services: Pick<Services, "store" | "config" | "clock"
     const target = path.join(dir, rel);
     await fsp.mkdir(path.dirname(target), { recursive: true });
     try {
-      await fsp.copyFile(audioPath(services.config.dataDir, sha), target);
+      await fsp.copyFile(audioPath(services.config.audioDir, sha), target);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") {
         missing.push(sha);

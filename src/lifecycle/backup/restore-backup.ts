@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
+import { audioPath, audioTempDir, tempPrefix } from "../../audio/store.js";
 import { AppError } from "../../errors.js";
+import { PRIVATE_DIR_MODE } from "../../store/private-files.js";
 import { MIGRATIONS } from "../../store/migrations/index.js";
 import { openStore } from "../../store/open.js";
 import { quickCheck } from "../../store/snapshot.js";
@@ -18,10 +20,20 @@ const STAGING = ".restore-staging";
  * data dir as it was.
  * A non-empty data dir is refused unless `force`; then its database and audio
  * are replaced (no `serve` may be running on it).
+ * With an audio dir outside the data dir (`--audio-dir`, possibly shared by other installations'
+ * processes), the backup's files are added to it by content address and nothing there is removed.
  */
-export async function restoreBackup(input: { from: string; dataDir: string; force: boolean; actor: Actor }): Promise<BackupManifest & { restored_to: string }> {
+export async function restoreBackup(input: {
+  from: string;
+  dataDir: string;
+  audioDir?: string;
+  force: boolean;
+  actor: Actor;
+}): Promise<BackupManifest & { restored_to: string }> {
   const from = path.resolve(input.from);
   const dataDir = path.resolve(input.dataDir);
+  const audioDir = path.resolve(input.audioDir ?? path.join(dataDir, "audio"));
+  const ownAudioDir = audioDir === path.join(dataDir, "audio");
   const manifestPath = path.join(from, MANIFEST_FILE);
   if (!fs.existsSync(manifestPath)) throw new AppError("not_found", `${from} holds no ${MANIFEST_FILE}: not a finished callreview backup`);
   const manifest = parseManifest(fs.readFileSync(manifestPath, "utf8"));
@@ -64,12 +76,28 @@ export async function restoreBackup(input: { from: string; dataDir: string; forc
     } finally {
       await store.close();
     }
-    for (const leftover of ["callreview.db", "callreview.db-wal", "callreview.db-shm", "audio"])
+    if (!ownAudioDir) for (const f of manifest.audio) await placeAudio(path.join(staging, f.path), audioDir, f.sha256);
+    for (const leftover of ["callreview.db", "callreview.db-wal", "callreview.db-shm", ...(ownAudioDir ? ["audio"] : [])])
       await fsp.rm(path.join(dataDir, leftover), { recursive: true, force: true });
     await fsp.rename(path.join(staging, "callreview.db"), path.join(dataDir, "callreview.db"));
-    if (fs.existsSync(path.join(staging, "audio"))) await fsp.rename(path.join(staging, "audio"), path.join(dataDir, "audio"));
+    if (ownAudioDir && fs.existsSync(path.join(staging, "audio"))) await fsp.rename(path.join(staging, "audio"), audioDir);
   } finally {
     await fsp.rm(staging, { recursive: true, force: true });
   }
   return { ...manifest, restored_to: dataDir };
+}
+
+/** Into a shared audio dir the way every writer puts files there: its tmp/, then a rename onto the content address. */
+async function placeAudio(file: string, audioDir: string, sha256: string): Promise<void> {
+  const target = audioPath(audioDir, sha256);
+  if (fs.existsSync(target)) return;
+  await fsp.mkdir(audioTempDir(audioDir), { recursive: true, mode: PRIVATE_DIR_MODE });
+  await fsp.mkdir(path.dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+  const tmp = path.join(audioTempDir(audioDir), `${tempPrefix()}${Date.now()}-${sha256.slice(0, 16)}.part`);
+  try {
+    await fsp.copyFile(file, tmp);
+    await fsp.rename(tmp, target);
+  } finally {
+    await fsp.rm(tmp, { force: true });
+  }
 }

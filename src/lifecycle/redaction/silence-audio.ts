@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { audioDir, audioPath, storeAudioFile } from "../../audio/store.js";
+import { audioPath, audioTempDir, storeAudioFile, tempPrefix } from "../../audio/store.js";
 import { convertToPcm16k, findFfmpeg } from "../../audio/ffmpeg.js";
 import { readWavInfo, type WavInfo } from "../../audio/wav.js";
 import type { Transcript } from "../../pipeline/ports.js";
@@ -36,13 +36,13 @@ export async function silenceRedactedAudio(
   if (spans.length === 0) return 0;
   const call = await getCall(services.store.db, callId);
   if (!call?.audio_sha256) return 0;
-  const original = audioPath(services.config.dataDir, call.audio_sha256);
+  const original = audioPath(services.config.audioDir, call.audio_sha256);
   if (!fs.existsSync(original)) return 0;
 
-  // Inside the data dir, beside upload temp files: the unredacted copy never leaves it.
-  const tmpRoot = path.join(audioDir(services.config.dataDir), "tmp");
+  // Inside the audio dir, beside upload temp files: the unredacted copy never leaves it.
+  const tmpRoot = audioTempDir(services.config.audioDir);
   await fsp.mkdir(tmpRoot, { recursive: true });
-  const work = await fsp.mkdtemp(path.join(tmpRoot, `silence-${callId}-`));
+  const work = await fsp.mkdtemp(path.join(tmpRoot, `${tempPrefix()}silence-${callId}-`));
   try {
     const pcm = path.join(work, "audio.wav");
     let info: WavInfo | undefined;
@@ -63,7 +63,7 @@ export async function silenceRedactedAudio(
       info = readWavInfo(pcm);
     }
     const silenced = zeroSpans(pcm, info, spans);
-    const stored = await storeAudioFile(services.config.dataDir, pcm, { maxBytes: Number.MAX_SAFE_INTEGER });
+    const stored = await storeAudioFile(services.config.audioDir, pcm, { maxBytes: Number.MAX_SAFE_INTEGER });
     if (stored.sha256 === call.audio_sha256) return 0;
     await services.store.db
       .updateTable("calls")
