@@ -25,7 +25,8 @@ export interface Services {
 }
 
 export async function createServices(config: Config, opts: { logger?: Logger; clock?: Clock } = {}): Promise<Services> {
-  // Checked before the store opens: a process that cannot write audio must not start taking calls.
+  // Checked before the store opens (the data dir first, as the store would): a process that cannot write audio must not start taking calls.
+  ensureWritableDir(config.dataDir);
   ensureWritableDir(config.audioDir, "audio dir");
   const store = await openStore(config.dataDir, { databaseUrl: config.databaseUrl, busyTimeoutMs: config.dbBusyTimeoutMs, synchronous: config.dbSynchronous });
   const logger = opts.logger ?? createLogger(config.logLevel);

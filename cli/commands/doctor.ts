@@ -15,7 +15,7 @@ import { systemClock } from "../../src/time.js";
 import { cpuFeatures } from "../../src/engines/cpu-features.js";
 import { probeEngines } from "../../src/engines/status.js";
 import { LATEST_SCHEMA } from "../../src/store/migrate.js";
-import { openStore } from "../../src/store/open.js";
+import { ensureWritableDir, openStore } from "../../src/store/open.js";
 import { VERSION } from "../../src/version.js";
 import { addConfigOptions, configFrom, type CliContext } from "../context.js";
 import { printJson } from "../io.js";
@@ -59,6 +59,9 @@ export function doctorCommand(program: Command, ctx: CliContext): void {
 
 /** Everything doctor looks at, as one JSON-ready object. */
 async function findings(config: Config) {
+  // Checked first, so a dir doctor cannot write is named the way an unwritable data dir is.
+  ensureWritableDir(config.dataDir);
+  ensureWritableDir(config.audioDir, "audio dir");
   const store = await openStore(config.dataDir, { databaseUrl: config.databaseUrl });
   try {
     const analyzer = await chooseAnalyzer(config);
@@ -70,6 +73,7 @@ async function findings(config: Config) {
       version: VERSION,
       runtime: isBun ? "bun (compiled executable)" : `node ${process.version}`,
       data_dir: config.dataDir,
+      audio_dir: config.audioDir,
       database: { file: store.file, driver: store.driver, schema_version: store.schemaVersion, latest_schema: LATEST_SCHEMA },
       models_dir: { path: config.modelsDir, exists: fs.existsSync(config.modelsDir), ...scanModels(config.modelsDir) },
       pipeline: { configured: config.pipeline, active: resolvePipelineMode(config.pipeline, config.modelsDir, config.whisperModel) },
@@ -93,6 +97,7 @@ function describe(report: Findings): string[] {
   return [
     `callreview ${report.version} on ${report.runtime}`,
     `data dir      ${report.data_dir} (writable)`,
+    `audio dir     ${report.audio_dir} (writable)`,
     `database      ${report.database.file} schema ${report.database.schema_version} (${report.database.driver})`,
     `models dir    ${m.path}${m.exists ? "" : " (missing)"}`,
     `  whisper     ${m.whisper.length ? m.whisper.join(", ") : "none"}`,

@@ -100,3 +100,24 @@ describe("doctor", () => {
     expect(j.transcription.whisper_model).toBeNull();
   });
 });
+
+describe("doctor and --audio-dir", () => {
+  it("shows the audio dir (default <data dir>/audio, or --audio-dir / CALLREVIEW_AUDIO_DIR)", async () => {
+    const empty = path.join(tmp.dir, "empty-for-audio");
+    fs.mkdirSync(empty, { recursive: true });
+    expect(json((await cli(args(empty, "doctor", "--json"))).stdout).audio_dir).toBe(path.join(dataDir, "audio"));
+    const shared = path.join(tmp.dir, "shared-audio");
+    const r = await cli(["--audio-dir", shared, ...args(empty, "doctor")]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`audio dir     ${shared} (writable)`);
+    expect(fs.statSync(shared).isDirectory()).toBe(true);
+  });
+
+  it("an audio dir that cannot be created fails the command (exit 1, as a data dir would) naming it", async () => {
+    const blocker = path.join(tmp.dir, "a-file");
+    fs.writeFileSync(blocker, "x");
+    const r = await cli(["--audio-dir", path.join(blocker, "audio"), ...args(good, "doctor")]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^callreview: audio dir .*a-file\/audio is not writable \(ENOTDIR\)/);
+  });
+});

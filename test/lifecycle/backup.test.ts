@@ -55,6 +55,31 @@ describe("callreview backup / restore", () => {
     expect((await run(restored, "restore", backup, "--force", "--yes")).code).toBe(0);
   });
 
+  it("with --audio-dir: backup reads the audio there, restore adds it there and removes nothing else", async () => {
+    const shared = path.join(root, "shared-audio");
+    const withAudio = (dir: string, ...args: string[]) => run(dir, "--audio-dir", shared, ...args);
+    await withAudio(data, "company", "create", "Acme");
+    expect((await withAudio(data, "submit", fixture("jfk.wav"), "--company", "1", "--wait", "--pipeline", "placeholder")).code).toBe(0);
+    expect(fs.existsSync(path.join(data, "audio"))).toBe(false);
+    const backup = path.join(root, "bk");
+    const manifest = json((await withAudio(data, "backup", backup, "--json")).stdout);
+    expect(manifest.audio).toHaveLength(1);
+
+    // Another installation's file in the shared dir stays; the restored one lands by its content address.
+    const other = path.join(shared, "ff", "f".repeat(64));
+    fs.mkdirSync(path.dirname(other), { recursive: true });
+    fs.writeFileSync(other, "someone else's audio");
+    fs.rmSync(path.join(shared, manifest.audio[0].path.slice("audio/".length)));
+    const restored = path.join(root, "restored");
+    const r = await withAudio(restored, "restore", backup, "--json");
+    expect(r.stderr).toBe("");
+    expect(fs.readFileSync(path.join(shared, manifest.audio[0].path.slice("audio/".length))).equals(fs.readFileSync(fixture("jfk.wav")))).toBe(true);
+    expect(fs.readFileSync(other, "utf8")).toBe("someone else's audio");
+    expect(fs.existsSync(path.join(restored, "audio"))).toBe(false);
+    expect(fs.readdirSync(path.join(shared, "tmp"))).toEqual([]);
+    expect(json((await withAudio(restored, "calls", "list", "--json")).stdout)).toHaveLength(1);
+  });
+
   it("refuses a backup whose files do not match the manifest, leaving the data dir empty", async () => {
     await run(data, "company", "create", "Acme");
     await run(data, "submit", fixture("jfk.wav"), "--company", "1", "--pipeline", "placeholder");

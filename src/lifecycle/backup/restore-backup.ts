@@ -43,13 +43,7 @@ export async function restoreBackup(input: {
       `the backup was written by a newer callreview (${manifest.callreview_version}, schema ${manifest.schema_version}); restore it with that version or later`,
     );
   }
-  for (const f of [manifest.database, ...manifest.audio]) {
-    const abs = path.join(from, f.path);
-    if (!fs.existsSync(abs)) throw new AppError("validation_failed", `backup file ${f.path} is missing`);
-    const size = fs.statSync(abs).size;
-    if (size !== f.bytes) throw new AppError("validation_failed", `backup file ${f.path} has ${size} bytes, the manifest says ${f.bytes}`);
-    if ((await sha256File(abs)) !== f.sha256) throw new AppError("validation_failed", `backup file ${f.path} does not match its sha256 in the manifest`);
-  }
+  await verifyFiles(from, manifest);
 
   const existing = fs.existsSync(dataDir) ? fs.readdirSync(dataDir).filter((n) => n !== STAGING && n !== "models") : [];
   if (existing.length > 0 && !input.force)
@@ -99,5 +93,16 @@ async function placeAudio(file: string, audioDir: string, sha256: string): Promi
     await fsp.rename(tmp, target);
   } finally {
     await fsp.rm(tmp, { force: true });
+  }
+}
+
+/** Every file of the backup against the manifest, before anything is placed. */
+async function verifyFiles(from: string, manifest: BackupManifest): Promise<void> {
+  for (const f of [manifest.database, ...manifest.audio]) {
+    const abs = path.join(from, f.path);
+    if (!fs.existsSync(abs)) throw new AppError("validation_failed", `backup file ${f.path} is missing`);
+    const size = fs.statSync(abs).size;
+    if (size !== f.bytes) throw new AppError("validation_failed", `backup file ${f.path} has ${size} bytes, the manifest says ${f.bytes}`);
+    if ((await sha256File(abs)) !== f.sha256) throw new AppError("validation_failed", `backup file ${f.path} does not match its sha256 in the manifest`);
   }
 }
