@@ -1,26 +1,18 @@
 import type { Config } from "./config.js";
 import { createLogger, type Logger } from "./logger.js";
+import type { PipelineDeps } from "./pipeline/deps.js";
 import { DownloadPolicy } from "./pipeline/download-policy.js";
-import { chooseAnalyzer, type AnalyzerChoice } from "./pipeline/analyzers/factory.js";
-import { resolvePipelineMode, type ActivePipeline } from "./pipeline/mode.js";
+import { chooseAnalyzer } from "./pipeline/analyzers/factory.js";
+import { resolvePipelineMode } from "./pipeline/mode.js";
 import { setQueuePipeline } from "./queue/job-pipeline.js";
-import { ensureWritableDir, openStore, type Store } from "./store/open.js";
+import { ensureWritableDir, openStore } from "./store/open.js";
 import { systemClock, type Clock } from "./time.js";
 
 /**
  * Wiring: everything a command or the server needs, built once from the config.
  * Tests build the same object on a temp data dir.
  */
-export interface Services {
-  config: Config;
-  store: Store;
-  logger: Logger;
-  clock: Clock;
-  pipeline: ActivePipeline;
-  /** The analyzer real transcripts get (pipeline/analyzers/factory.ts). */
-  analyzer: AnalyzerChoice;
-  /** Where recording_url downloads may connect; `serve` adds its own listener once it listens. */
-  downloadPolicy: DownloadPolicy;
+export interface Services extends PipelineDeps {
   close(): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 import { claimJob } from "../queue/claim-job.js";
 import { onJobsAdded } from "../queue/jobs-added.js";
 import { reclaimExpiredJobs } from "../queue/reclaim-expired.js";
-import type { Services } from "../services.js";
+import type { PipelineDeps } from "./deps.js";
 import type { PipelineParts } from "./select.js";
 import { holdSlot, Slots } from "./slots.js";
 import { claimInput, newWorkerId, partsFor, processJob, type WorkerContext } from "./worker.js";
@@ -29,7 +29,7 @@ const IDLE_POLL_MAX_MS = 250;
  * companies already at --company-max-inflight, so one company's stalled URLs
  * cannot take all the download slots either.
  */
-export function startWorkers(services: Services, opts: { count: number; downloads?: number; parts?: PipelineParts; onJobDone?: () => void }): WorkerPool {
+export function startWorkers(services: PipelineDeps, opts: { count: number; downloads?: number; parts?: PipelineParts; onJobDone?: () => void }): WorkerPool {
   const downloads = new Slots(opts.downloads ?? services.config.downloadConcurrency);
   const pool: PoolState = {
     services,
@@ -80,7 +80,7 @@ export function startWorkers(services: Services, opts: { count: number; download
 
 /** What the worker loops of one pool share. */
 interface PoolState {
-  services: Services;
+  services: PipelineDeps;
   parts: PipelineParts;
   leaseMs: number;
   /** Aborted when the grace period is over: running jobs hand back their lease. */
@@ -96,7 +96,7 @@ interface PoolState {
 }
 
 /** One reclaimer per process: jobs of dead workers go back to the queue when their lease ends. */
-function startReclaimer(services: Services, leaseMs: number): NodeJS.Timeout {
+function startReclaimer(services: Pick<PipelineDeps, "store" | "clock" | "logger">, leaseMs: number): NodeJS.Timeout {
   const log = services.logger;
   const reclaim = () =>
     reclaimExpiredJobs(services.store.db, services.clock.now())

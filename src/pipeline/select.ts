@@ -1,4 +1,4 @@
-import type { Services } from "../services.js";
+import type { PipelineDeps } from "./deps.js";
 import { analyzerFor } from "./analyzers/factory.js";
 import { placeholderAnalyzer } from "./analyzers/placeholder.js";
 import { StageError, type Analyzer, type Transcriber } from "./ports.js";
@@ -18,7 +18,7 @@ export interface PipelineParts {
 }
 
 /** The live transcriber: whisper.cpp with Silero VAD (transcribers/whisper.ts). */
-export function createLiveTranscriber(services: Services): Transcriber {
+export function createLiveTranscriber(services: Pick<PipelineDeps, "config" | "logger">): Transcriber {
   try {
     return openWhisperTranscriber(services.config, services.logger);
   } catch (e) {
@@ -32,7 +32,7 @@ export function createLiveTranscriber(services: Services): Transcriber {
  * first job that needs them, so a missing engine fails that job with a clear
  * failure_reason instead of stopping the server.
  */
-export function selectPipeline(services: Services): PipelineParts {
+export function selectPipeline(services: Pick<PipelineDeps, "config" | "logger" | "pipeline" | "analyzer">): PipelineParts {
   const liveAnalyzer = lazyAnalyzer(() => analyzerFor(services));
   if (services.pipeline === "placeholder") {
     return { mode: "placeholder", transcriber: null, analyzer: placeholderAnalyzer, transcriptAnalyzer: () => liveAnalyzer };

@@ -15,7 +15,6 @@ import { setJobProgress } from "../queue/set-progress.js";
 import type { Report } from "../report/schema.js";
 import { reviewRequired } from "../report/review-policy.js";
 import { validateReport } from "../report/validate.js";
-import type { Services } from "../services.js";
 import { getCall, lastQueuedReason, setCallAudio } from "../store/calls.js";
 import { getCompany, type Company } from "../store/companies.js";
 import type { Tx } from "../store/db.js";
@@ -27,6 +26,7 @@ import { redactsAudio, silenceRedactedAudio } from "../lifecycle/redaction/silen
 import { latestTranscriptRow, toTranscript } from "../store/transcripts.js";
 import { isoNow } from "../time.js";
 import { withoutCredentials } from "../calls/recording-url.js";
+import type { PipelineDeps } from "./deps.js";
 import { downloadRecording } from "./download.js";
 import { StageError, type Analyzer, type Transcript } from "./ports.js";
 import { selectPipeline, type PipelineParts } from "./select.js";
@@ -43,7 +43,7 @@ import { applyTransition } from "./transitions.js";
  * transitions it already made are no-ops, so their events are never repeated.
  */
 export interface WorkerContext {
-  services: Services;
+  services: PipelineDeps;
   parts: PipelineParts;
   workerId: string;
   leaseMs: number;
@@ -73,16 +73,16 @@ export function newWorkerId(n = 0): string {
   return `${os.hostname()}:${process.pid}:${n}:${randomBytes(3).toString("hex")}`;
 }
 
-/** One set of parts per Services, so engines (models) load once, not per runOnce. */
-const partsByServices = new WeakMap<Services, PipelineParts>();
+/** One set of parts per deps object (one per process), so engines (models) load once, not per runOnce. */
+const partsByServices = new WeakMap<PipelineDeps, PipelineParts>();
 
-export function partsFor(services: Services): PipelineParts {
+export function partsFor(services: PipelineDeps): PipelineParts {
   let parts = partsByServices.get(services);
   if (!parts) partsByServices.set(services, (parts = selectPipeline(services)));
   return parts;
 }
 
-export function workerContext(services: Services, opts: { parts?: PipelineParts; workerId?: string; signal?: AbortSignal } = {}): WorkerContext {
+export function workerContext(services: PipelineDeps, opts: { parts?: PipelineParts; workerId?: string; signal?: AbortSignal } = {}): WorkerContext {
   const parts = opts.parts ?? partsFor(services);
   return {
     services,
@@ -94,7 +94,7 @@ export function workerContext(services: Services, opts: { parts?: PipelineParts;
 }
 
 /** Claims one due job (after handing back expired leases) and processes it. Null when nothing is due. For tests and `submit --wait`. */
-export async function runOnce(services: Services, opts: { parts?: PipelineParts; workerId?: string } = {}): Promise<JobOutcome | null> {
+export async function runOnce(services: PipelineDeps, opts: { parts?: PipelineParts; workerId?: string } = {}): Promise<JobOutcome | null> {
   const ctx = workerContext(services, opts);
   const db = services.store.db;
   await reclaimExpiredJobs(db, services.clock.now());

@@ -15,12 +15,17 @@ import type { Database } from "./schema.js";
 export const COPIED_TABLES = [
   "companies",
   "api_keys",
+  "users",
+  "sessions",
   "calls",
   "jobs",
   "events",
   "reports",
   "call_history",
   "transcripts",
+  // After reports and transcripts: their insert triggers have made the rows; the copy then sets every column.
+  "call_console",
+  "alert_reviews",
   "webhook_endpoints",
   "webhook_deliveries",
   "webhook_attempts",
@@ -29,12 +34,22 @@ export const COPIED_TABLES = [
   "audit_log",
 ] as const satisfies readonly (keyof Database)[];
 
+/** Tables copy-data leaves out on purpose, matched by name, each with why. */
+export const SKIPPED_TABLES: readonly { name: RegExp; why: string }[] = [
+  { name: /^kysely_migration(_lock)?$/, why: "migration bookkeeping: the target records its own migrations" },
+  { name: /^transcript_search(_\w+)?$/, why: "the transcript search index: rebuilt on the target by its triggers as transcripts are copied" },
+];
+
 type Table = (typeof COPIED_TABLES)[number];
 
 /** The key rows are ordered by for the checksum (and the copy). */
 const KEY: Record<Table, string> = {
   companies: "id",
   api_keys: "id",
+  users: "id",
+  sessions: "id",
+  call_console: "call_id",
+  alert_reviews: "id",
   calls: "id",
   jobs: "id",
   events: "id",
@@ -100,7 +115,7 @@ export async function copyData(source: Db, target: Db): Promise<TableSummary[]> 
         let after: unknown;
         for (;;) {
           const batch = await tableRows(src, table, after, BATCH);
-          if (batch.length > 0) await (dst.insertInto(table as never) as any).values(batch).execute();
+          if (batch.length > 0) await insertBatch(dst, table, batch);
           if (batch.length < BATCH) break;
           after = batch[batch.length - 1][KEY[table]];
         }
@@ -123,4 +138,12 @@ export async function copyData(source: Db, target: Db): Promise<TableSummary[]> 
       return summaries;
     }),
   );
+}
+
+async function insertBatch(dst: DbOrTx, table: Table, batch: Record<string, unknown>[]): Promise<void> {
+  const insert = (dst.insertInto(table as never) as any).values(batch);
+  if (table !== "call_console") return insert.execute();
+  // Rows the triggers already made for the copied reports and transcripts take the source's values, review state included.
+  const columns = Object.keys(batch[0]).filter((c) => c !== "call_id");
+  return insert.onConflict((oc: any) => oc.column("call_id").doUpdateSet(Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)])))).execute();
 }

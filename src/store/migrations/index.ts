@@ -11,6 +11,7 @@ import { m009_egress } from "./009_egress.js";
 import { m010_lifecycle } from "./010_lifecycle.js";
 import { m011_console } from "./011_console.js";
 import { m012_fanout_queue } from "./012_fanout_queue.js";
+import { m013_console_ratio_double } from "./013_console_ratio_double.js";
 
 /**
  * Every migration, imported statically: the compiled executable has no
@@ -29,4 +30,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   "010_lifecycle": m010_lifecycle,
   "011_console": m011_console,
   "012_fanout_queue": m012_fanout_queue,
+  "013_console_ratio_double": m013_console_ratio_double,
 };
