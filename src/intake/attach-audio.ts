@@ -1,5 +1,5 @@
 import { callOpenToChange } from "../calls/call-open-to-change.js";
-import { transitionCall } from "../calls/state.js";
+import { requeueIfFinished } from "../calls/requeue-finished.js";
 import { addJob } from "../queue/add-job.js";
 import { pipelineForCall, queuePipelineOf } from "../queue/job-pipeline.js";
 import { getCompanyCall } from "../store/calls.js";
@@ -32,11 +32,7 @@ export async function attachAudio(
       .set({ audio_sha256: input.audio.sha256, audio_format: input.audio.format, audio_bytes: input.audio.bytes, updated_at: now.toISOString() })
       .where("id", "=", call.id)
       .execute();
-    let requeued = false;
-    if (call.processing_status !== "queued") {
-      await transitionCall(trx, call.id, "queued", { reason: "audio attached", now });
-      requeued = true;
-    }
+    const { requeued } = await requeueIfFinished(trx, call, "audio attached", now);
     await addJob(trx, { callId: call.id, priority: call.priority, pipeline: await pipelineForCall(trx, call.id, queuePipelineOf(db)) }, now);
     const updated = await getCompanyCall(trx, input.companyId, call.id);
     return { call: updated!, requeued };

@@ -1,13 +1,11 @@
 import fs from "node:fs";
-import { priorityOf } from "../intake/accept-call.js";
 import { callOpenToChange } from "../calls/call-open-to-change.js";
-import { transitionCall } from "../calls/state.js";
+import { requeueIfFinished } from "../calls/requeue-finished.js";
 import { AppError } from "../errors.js";
 import type { Transcript } from "../pipeline/ports.js";
 import { addJob } from "../queue/add-job.js";
 import type { Db } from "../store/db.js";
 import type { CallRow, TranscriptRow } from "../store/schema.js";
-import { isTerminal } from "../store/states.js";
 import { storeTranscript } from "../lifecycle/redaction/store-transcript.js";
 import { isoNow } from "../time.js";
 import { formatOfFileName, parseTranscript } from "./import/index.js";
@@ -36,21 +34,9 @@ export async function importCallTranscript(
     const transcript = (
       await storeTranscript(trx, { companyId: call.company_id, callId: call.id, source: "imported", transcript: input.transcript, createdAt: isoNow(now) })
     ).row;
-    let current = call;
-    let requeued = false;
-    if (isTerminal(call.processing_status)) {
-      const moved = await transitionCall(trx, call.id, "queued", { reason: "transcript imported", now });
-      current = moved.call;
-      requeued = moved.changed;
-    }
-    let metadata: Record<string, unknown> = {};
-    try {
-      metadata = JSON.parse(call.metadata || "{}");
-    } catch {
-      metadata = {};
-    }
+    const { call: current, requeued } = await requeueIfFinished(trx, call, "transcript imported", now);
     // The words are here: any worker can analyse them.
-    const { job, added } = await addJob(trx, { callId: call.id, priority: priorityOf(metadata), pipeline: "any" }, now);
+    const { job, added } = await addJob(trx, { callId: call.id, priority: call.priority, pipeline: "any" }, now);
     if (!added && job.status === "queued" && job.pipeline !== "any") {
       // The waiting job no longer needs a transcriber: let any worker take it.
       await trx

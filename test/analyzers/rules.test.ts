@@ -1,3 +1,4 @@
+import { WORKS_COUNCIL_TRACKER } from "../helpers/trackers.js";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -233,19 +234,7 @@ describe("company tracker overrides", () => {
       JSON.stringify({
         trackers: [
           { id: "claim_tax", category: "prohibited_claim", type: "tax_advice", speaker: "rep", severity: "high", patterns: ["write NEAR/4 off NEAR/6 tax*"] },
-          {
-            id: "objection_works_council",
-            category: "objection",
-            type: "works_council",
-            speaker: "customer",
-            examples: [
-              "The works council will have to sign off on this.",
-              "Our works council needs to approve anything that tracks staff.",
-              "Anything like this goes to the works council first.",
-              "We'd need the works council on board before a pilot.",
-              "The employee council has a say in monitoring tools.",
-            ],
-          },
+          WORKS_COUNCIL_TRACKER,
         ],
       }),
     );

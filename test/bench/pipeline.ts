@@ -1,3 +1,4 @@
+import { dirArgs } from "../helpers/cli.js";
 /**
  * Pipeline benchmark: N calls submitted through the API (POST /v1/calls) to the
  * compiled executable running the placeholder pipeline; prints calls/s from the
@@ -32,10 +33,7 @@ async function oneRun(run: number) {
     const company = JSON.parse(runBinary(["--data-dir", dir, "company", "create", "Bench", "--json"]).stdout);
     const key = JSON.parse(runBinary(["--data-dir", dir, "key", "create", "--company", String(company.id), "--json"]).stdout).key;
     const server = await startServeBinary([
-      "--data-dir",
-      dir,
-      "--models-dir",
-      path.join(dir, "models"),
+      ...dirArgs(dir),
       "--pipeline",
       "placeholder",
       "--rate-limit",

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cli, json } from "../helpers/cli.js";
+import { cli, json, submitWaitArgs } from "../helpers/cli.js";
 import { tempDir } from "../helpers/services.js";
 
 const SRT = `1
@@ -23,23 +23,7 @@ describe("callreview submit --transcript", () => {
     await cli(["--data-dir", dir, "company", "create", "Acme"]);
     const file = path.join(dir, "call.srt");
     fs.writeFileSync(file, SRT);
-    const r = await cli([
-      "--data-dir",
-      dir,
-      "--models-dir",
-      path.join(dir, "models"),
-      "submit",
-      "--transcript",
-      file,
-      "--rep-speaker",
-      "Dana",
-      "--company",
-      "1",
-      "--wait",
-      "--json",
-      "--pipeline",
-      "placeholder",
-    ]);
+    const r = await cli(submitWaitArgs(dir, "--transcript", file, "--rep-speaker", "Dana"));
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(json(r.stdout)).toMatchObject({ call_id: 1, processing_status: "complete", report_status: "ready" });

@@ -5,19 +5,12 @@ import { RulesAnalyzer } from "../../src/pipeline/analyzers/rules/analyzer.js";
 import { EVAL_COMPANY, evalCall } from "../eval/run.js";
 import { cli, json } from "../helpers/cli.js";
 import { tempDir } from "../helpers/services.js";
+import { WORKS_COUNCIL_TRACKER } from "../helpers/trackers.js";
 
 const TRACKERS = {
   trackers: [
     {
-      id: "objection_works_council",
-      category: "objection",
-      type: "works_council",
-      speaker: "customer",
-      examples: [
-        "The works council will have to sign off on this.",
-        "Our works council needs to approve anything that tracks staff.",
-        "Anything like this goes to the works council first.",
-      ],
+      ...WORKS_COUNCIL_TRACKER,
       patterns: ["works council NEAR/5 (approve|agree|sign*)"],
       exclude: ["already NEAR/4 (approved|agreed)"],
     },

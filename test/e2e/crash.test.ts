@@ -1,3 +1,4 @@
+import { dirArgs } from "../helpers/cli.js";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqlite } from "../../src/store/driver.js";
@@ -86,10 +87,7 @@ describe("crash safety with the compiled executable", () => {
   afterAll(() => audio.close());
 
   const serveArgs = (dir: string) => [
-    "--data-dir",
-    dir,
-    "--models-dir",
-    path.join(dir, "models"),
+    ...dirArgs(dir),
     "--pipeline",
     "placeholder",
     "--rate-limit",

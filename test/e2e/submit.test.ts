@@ -1,4 +1,5 @@
 import path from "node:path";
+import { submitWaitArgs } from "../helpers/cli.js";
 import { describe, expect, it } from "vitest";
 import { runBinary } from "../helpers/binary.js";
 import { fixture } from "../helpers/fixtures.js";
@@ -10,19 +11,7 @@ describe("submit through the executable", () => {
     try {
       const base = ["--data-dir", dir, "--models-dir", path.join(dir, "models")];
       expect(runBinary([...base, "company", "create", "Acme"]).code).toBe(0);
-      const r = runBinary([
-        ...base,
-        "submit",
-        fixture("jfk.wav"),
-        "--company",
-        "1",
-        "--customer-name",
-        "Jack",
-        "--wait",
-        "--json",
-        "--pipeline",
-        "placeholder",
-      ]);
+      const r = runBinary(submitWaitArgs(dir, fixture("jfk.wav"), "--customer-name", "Jack"));
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({

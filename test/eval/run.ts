@@ -10,9 +10,8 @@ import { loadConfig } from "../../src/config.js";
 import { analyzerFor, chooseAnalyzer, llmModelPath, type AnalyzerChoice } from "../../src/pipeline/analyzers/factory.js";
 import { checkOllama } from "../../src/pipeline/analyzers/ollama.js";
 import type { Analyzer } from "../../src/pipeline/ports.js";
-import type { Company } from "../../src/store/companies.js";
-import type { CallRow } from "../../src/store/schema.js";
 import fs from "node:fs";
+import { EVAL_COMPANY, evalCall } from "./eval-company.js";
 import { CALLS } from "./calls.js";
 import { HELD_OUT } from "./held-out.js";
 import type { ScriptedCall } from "./script.js";
@@ -20,17 +19,7 @@ import { detections, prf, tally, type Tally } from "./detections.js";
 import { loadSplit } from "./corpus.js";
 import { printFigures, scoreCorpus } from "./score-corpus.js";
 
-export const EVAL_COMPANY: Company = {
-  id: 1,
-  name: "Eval",
-  low_score_threshold: 60,
-  settings: {},
-  created_at: "2026-01-01T00:00:00.000Z",
-  updated_at: "2026-01-01T00:00:00.000Z",
-};
-export function evalCall(id: number): CallRow {
-  return { id, company_id: 1, metadata: "{}" } as unknown as CallRow;
-}
+export { EVAL_COMPANY, evalCall };
 
 export async function evaluate(analyzer: Analyzer, log = false, calls: ScriptedCall[] = CALLS, label = "scripted calls") {
   const totals: Record<string, Tally> = {

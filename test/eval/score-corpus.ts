@@ -4,19 +4,9 @@ import { detect, type TrackerHit } from "../../src/trackers/engine.js";
 import type { Analyzer } from "../../src/pipeline/ports.js";
 import type { Report } from "../../src/report/schema.js";
 import type { Company } from "../../src/store/companies.js";
-import type { CallRow } from "../../src/store/schema.js";
+import { EVAL_COMPANY, evalCall } from "./eval-company.js";
 import { BREACH_ALERTS, corpusTranscript, expectedAlerts, type CorpusCall } from "./corpus.js";
 import { prf, type Tally } from "./detections.js";
-
-export const CORPUS_COMPANY: Company = {
-  id: 1,
-  name: "Eval",
-  low_score_threshold: 60,
-  settings: {},
-  created_at: "2026-01-01T00:00:00.000Z",
-  updated_at: "2026-01-01T00:00:00.000Z",
-};
-const callRow = (id: number) => ({ id, company_id: 1, metadata: "{}" }) as unknown as CallRow;
 
 /** A tracker hit -> the corpus label it stands for (null: a tracker the corpus does not label). */
 export function labelOfHit(h: TrackerHit): string | null {
@@ -97,12 +87,12 @@ export function emptyFigures(calls = 0): CorpusFigures {
   };
 }
 
-export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new RulesAnalyzer(), company: Company = CORPUS_COMPANY): Promise<CorpusFigures> {
+export async function scoreCorpus(calls: CorpusCall[], analyzer: Analyzer = new RulesAnalyzer(), company: Company = EVAL_COMPANY): Promise<CorpusFigures> {
   const f = emptyFigures(calls.length);
   const trackers = compiledTrackers(company.settings.trackers);
   for (const [n, call] of calls.entries()) {
     const transcript = corpusTranscript(call);
-    const r = await analyzer.analyze({ call: callRow(n + 1), company, transcript });
+    const r = await analyzer.analyze({ call: evalCall(n + 1), company, transcript });
     f.lines += call.lines.length;
     scoreCallLevel(f, call, r);
     scoreLineLevel(f, call, detect(transcript.segments, trackers));

@@ -15,3 +15,13 @@ export async function cli(args: string[], env: Record<string, string | undefined
 export function json<T = any>(stdout: string): T {
   return JSON.parse(stdout) as T;
 }
+
+/** `--data-dir <dir> --models-dir <dir>/models`: a command line on a temp data dir with its own (empty) models dir. */
+export function dirArgs(dir: string): string[] {
+  return ["--data-dir", dir, "--models-dir", `${dir}/models`];
+}
+
+/** `submit <what…> --company 1 --wait --json --pipeline placeholder` on a temp data dir: a call run to its report. */
+export function submitWaitArgs(dir: string, ...what: string[]): string[] {
+  return [...dirArgs(dir), "submit", ...what, "--company", "1", "--wait", "--json", "--pipeline", "placeholder"];
+}

@@ -8,7 +8,7 @@ import { runOnce } from "../../src/pipeline/worker.js";
 import { updateCompany } from "../../src/store/companies.js";
 import { startReceiver, type Receiver } from "../events/receiver.js";
 import { apiHarness, type ApiHarness } from "../helpers/api.js";
-import { cli, json } from "../helpers/cli.js";
+import { cli, json, submitWaitArgs } from "../helpers/cli.js";
 import { filesContaining } from "../helpers/data-dir.js";
 import { tempDir } from "../helpers/services.js";
 
@@ -90,23 +90,7 @@ describe("company update --redact and submit --transcript (CLI)", () => {
 
     const file = path.join(dir, "call.vtt");
     fs.writeFileSync(file, VTT.replace("expiry twelve twenty six.", "mail me at ben@example.com"));
-    const sub = await cli([
-      "--data-dir",
-      dir,
-      "--models-dir",
-      path.join(dir, "models"),
-      "submit",
-      "--transcript",
-      file,
-      "--rep-speaker",
-      "Anna",
-      "--company",
-      "1",
-      "--wait",
-      "--json",
-      "--pipeline",
-      "placeholder",
-    ]);
+    const sub = await cli(submitWaitArgs(dir, "--transcript", file, "--rep-speaker", "Anna"));
     expect(sub.stderr).toBe("");
     const shown = await cli(["--data-dir", dir, "calls", "show", "1", "--transcript", "--json"]);
     const text = JSON.stringify(json(shown.stdout).transcript);

@@ -1,3 +1,4 @@
+import { FIRST_RUN_EVENTS } from "../helpers/events.js";
 import { defaultAudioDir } from "../../src/config.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { storeAudioFile } from "../../src/audio/store.js";
@@ -71,13 +72,7 @@ describe.each(storeKinds())("worker pool and progress on $name", (kind: StoreKin
     expect(job).toMatchObject({ status: "queued", attempts: 0, locked_by: null });
     expect(await runOnce(s)).toMatchObject({ result: "completed" });
     const types = (await s.store.db.selectFrom("events").select("type").where("call_id", "=", call.id).orderBy("id").execute()).map((e) => e.type);
-    expect(types.slice(0, 5)).toEqual([
-      "call.received",
-      "call.processing_started",
-      "call.transcription_completed",
-      "call.analysis_completed",
-      "call.report_completed",
-    ]);
+    expect(types.slice(0, 5)).toEqual([...FIRST_RUN_EVENTS]);
   });
 
   it("the worker records the transcriber's progress on the job and stores the transcript with the transition", async () => {

@@ -82,6 +82,21 @@ export interface EngineSegment {
 /** A loaded whisper model; loaded once per process and shared by every transcription. */
 const engineLane = new Serial();
 
+/** One engine per model file for the process; a file the engine refuses is a ModelLoadError naming it. */
+function loadOnce<T>(loaded: Map<string, T>, modelPath: string, what: string, kind: string, make: (key: string) => T): T {
+  const key = path.resolve(modelPath);
+  let engine = loaded.get(key);
+  if (!engine) {
+    try {
+      engine = make(key);
+    } catch (e) {
+      throw new ModelLoadError(key, `${what} ${key} could not be loaded (${(e as Error).message}): the file is missing, truncated or not ${kind}`);
+    }
+    loaded.set(key, engine);
+  }
+  return engine;
+}
+
 export class WhisperEngine {
   private static loaded = new Map<string, WhisperEngine>();
   private readonly serial = engineLane;
@@ -92,22 +107,9 @@ export class WhisperEngine {
   ) {}
 
   static load(modelPath: string): WhisperEngine {
-    const key = path.resolve(modelPath);
-    let engine = WhisperEngine.loaded.get(key);
-    if (!engine) {
-      let ctx: NativeWhisperContext;
-      try {
-        ctx = new (whisperBinding().WhisperContext)({ filePath: key, useGpu: false });
-      } catch (e) {
-        throw new ModelLoadError(
-          key,
-          `whisper model ${key} could not be loaded (${(e as Error).message}): the file is missing, truncated or not a whisper ggml model`,
-        );
-      }
-      engine = new WhisperEngine(key, ctx);
-      WhisperEngine.loaded.set(key, engine);
-    }
-    return engine;
+    return loadOnce(WhisperEngine.loaded, modelPath, "whisper model", "a whisper ggml model", (key) => {
+      return new WhisperEngine(key, new (whisperBinding().WhisperContext)({ filePath: key, useGpu: false }));
+    });
   }
 
   /** Transcribes 16 kHz mono 16-bit PCM. Engine times are in centiseconds. */
@@ -177,23 +179,12 @@ export class VadEngine {
 
   /** `channels` contexts (at most 2 are ever used at once). */
   static load(modelPath: string, channels = 2): VadEngine {
-    const key = path.resolve(modelPath);
-    let engine = VadEngine.loaded.get(key);
-    if (!engine) {
+    return loadOnce(VadEngine.loaded, modelPath, "VAD model", "a Silero ggml model", (key) => {
       const contexts: NativeVadContext[] = [];
-      try {
-        for (let i = 0; i < Math.max(1, channels); i++)
-          contexts.push(new (whisperBinding().WhisperVadContext)({ filePath: key, nThreads: VadEngine.THREADS, useGpu: false }));
-      } catch (e) {
-        throw new ModelLoadError(
-          key,
-          `VAD model ${key} could not be loaded (${(e as Error).message}): the file is missing, truncated or not a Silero ggml model`,
-        );
-      }
-      engine = new VadEngine(key, contexts);
-      VadEngine.loaded.set(key, engine);
-    }
-    return engine;
+      for (let i = 0; i < Math.max(1, channels); i++)
+        contexts.push(new (whisperBinding().WhisperVadContext)({ filePath: key, nThreads: VadEngine.THREADS, useGpu: false }));
+      return new VadEngine(key, contexts);
+    });
   }
 
   /** How many channels detectEach runs at once. */
