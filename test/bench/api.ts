@@ -5,7 +5,7 @@
  */
 import os from "node:os";
 import autocannon from "autocannon";
-import { runBinary, startServeBinary } from "../helpers/binary.js";
+import { startServeBinary, companyAndKeyBinary } from "../helpers/binary.js";
 import { tempDir } from "../helpers/services.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -38,9 +38,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main() {
   const loadBefore = os.loadavg();
   const dir = tempDir("callreview-bench-api-");
-  const company = runBinary(["company", "create", "Bench", "--json", "--data-dir", dir.dir]);
-  const companyId = JSON.parse(company.stdout).id;
-  const key = JSON.parse(runBinary(["key", "create", "--company", String(companyId), "--json", "--data-dir", dir.dir]).stdout).key as string;
+  const { key } = companyAndKeyBinary(["--data-dir", dir.dir], "Bench");
   const server = await startServeBinary(["--data-dir", dir.dir, "--rate-limit", "0", "--workers", "0", "--log-level", "warn", "--db-synchronous", DB_SYNC]);
   const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
   try {

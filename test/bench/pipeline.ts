@@ -1,3 +1,4 @@
+import { TERMINAL_STATUSES } from "../../src/store/states.js";
 import { dirArgs } from "../helpers/cli.js";
 /**
  * Pipeline benchmark: N calls submitted through the API (POST /v1/calls) to the
@@ -10,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import type { Db } from "../../src/store/db.js";
 import { openSqlite } from "../../src/store/driver.js";
-import { ensureBinary, runBinary, startServeBinary } from "../helpers/binary.js";
+import { ensureBinary, startServeBinary, companyAndKeyBinary } from "../helpers/binary.js";
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,8 +31,7 @@ function memKb(pid: number): { rss: number; hwm: number } {
 async function oneRun(run: number) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "callreview-bench-"));
   try {
-    const company = JSON.parse(runBinary(["--data-dir", dir, "company", "create", "Bench", "--json"]).stdout);
-    const key = JSON.parse(runBinary(["--data-dir", dir, "key", "create", "--company", String(company.id), "--json"]).stdout).key;
+    const { key } = companyAndKeyBinary(["--data-dir", dir], "Bench");
     const server = await startServeBinary([
       ...dirArgs(dir),
       "--pipeline",
@@ -124,18 +124,22 @@ function submitCalls(url: string, key: string, run: number): { end: Promise<numb
   return { end: Promise.all(Array.from({ length: CONCURRENCY }, submitter)).then(() => performance.now()), errors: () => submitErrors };
 }
 
+async function finishedCalls(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("calls")
+    .select((eb) => eb.fn.countAll<number>().as("n"))
+    .where("processing_status", "in", TERMINAL_STATUSES)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** Polls until every call is complete or failed; the server's RSS is taken once half are done. */
 async function waitForPipeline(db: Db, pid: number): Promise<{ t1: number; rssHalf: number }> {
   let rssHalf = 0;
   let done = 0;
   while (done < CALLS) {
     await new Promise((r) => setTimeout(r, 25));
-    const row = await db
-      .selectFrom("calls")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .where("processing_status", "in", ["complete", "failed"])
-      .executeTakeFirst();
-    done = Number(row?.n ?? 0);
+    done = await finishedCalls(db);
     if (!rssHalf && done >= CALLS / 2) rssHalf = memKb(pid).rss;
   }
   return { t1: performance.now(), rssHalf };
@@ -149,8 +153,7 @@ async function waitForPipeline(db: Db, pid: number): Promise<{ t1: number; rssHa
 async function drainRun() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "callreview-bench-"));
   try {
-    const company = JSON.parse(runBinary(["--data-dir", dir, "company", "create", "Bench", "--json"]).stdout);
-    const key = JSON.parse(runBinary(["--data-dir", dir, "key", "create", "--company", String(company.id), "--json"]).stdout).key;
+    const { key } = companyAndKeyBinary(["--data-dir", dir], "Bench");
     const base = ["--data-dir", dir, "--models-dir", path.join(dir, "models"), "--pipeline", "placeholder", "--rate-limit", "0", "--log-level", "warn"];
     const intake = await startServeBinary([...base, "--workers", "0"]);
     let next = 0;
@@ -178,12 +181,7 @@ async function drainRun() {
     while (done < CALLS) {
       await new Promise((r) => setTimeout(r, 25));
       peak = Math.max(peak, memKb(server.child.pid!).rss);
-      const row = await db
-        .selectFrom("calls")
-        .select((eb) => eb.fn.countAll<number>().as("n"))
-        .where("processing_status", "in", ["complete", "failed"])
-        .executeTakeFirst();
-      done = Number(row?.n ?? 0);
+      done = await finishedCalls(db);
     }
     const secs = (performance.now() - t0) / 1000;
     await db.destroy();

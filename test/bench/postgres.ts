@@ -13,7 +13,7 @@ import { spawn } from "node:child_process";
 import os from "node:os";
 import autocannon from "autocannon";
 import { openPostgres } from "../../src/store/postgres.js";
-import { binaryPath, runBinary, startServeBinary } from "../helpers/binary.js";
+import { binaryPath, startServeBinary, companyAndKeyBinary } from "../helpers/binary.js";
 import { startPostgres } from "../helpers/postgres-server.js";
 import { createDatabase } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/services.js";
@@ -25,8 +25,7 @@ const DB_SYNC = process.env.BENCH_DB_SYNC ?? "full";
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function setup(global: string[]): string {
-  const company = JSON.parse(runBinary([...global, "company", "create", "Bench", "--json"]).stdout);
-  return JSON.parse(runBinary([...global, "key", "create", "--company", String(company.id), "--json"]).stdout).key;
+  return companyAndKeyBinary(global, "Bench").key;
 }
 
 async function pipelineRun(adminUrl: string, processes: number): Promise<number> {

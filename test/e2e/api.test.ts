@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBinary, startServeBinary, type ServeProcess } from "../helpers/binary.js";
+import { startServeBinary, type ServeProcess, companyAndKeyBinary } from "../helpers/binary.js";
 import { fixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
 
@@ -12,11 +12,7 @@ describe("REST API through the compiled executable over a real socket", () => {
 
   beforeAll(async () => {
     dir = tempDir("callreview-e2e-api-");
-    const company = runBinary(["company", "create", "Acme", "--json", "--data-dir", dir.dir]);
-    expect(company.code, company.stderr).toBe(0);
-    const made = runBinary(["key", "create", "--company", String(JSON.parse(company.stdout).id), "--json", "--data-dir", dir.dir]);
-    expect(made.code, made.stderr).toBe(0);
-    key = JSON.parse(made.stdout).key;
+    key = companyAndKeyBinary(["--data-dir", dir.dir]).key;
     server = await startServeBinary(["--data-dir", dir.dir, "--workers", "0", "--pipeline", "placeholder"]);
   });
 

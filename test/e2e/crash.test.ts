@@ -3,15 +3,14 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqlite } from "../../src/store/driver.js";
 import { startAudioServer, type AudioServer } from "../helpers/audio-server.js";
-import { ensureBinary, runBinary, startServeBinary, type ServeProcess } from "../helpers/binary.js";
+import { ensureBinary, startServeBinary, type ServeProcess, companyAndKeyBinary } from "../helpers/binary.js";
 import { fixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
 
 const ONCE_PER_CALL = ["call.received", "call.processing_started", "call.transcription_completed", "call.analysis_completed", "call.report_completed"];
 
 function setup(dir: string): string {
-  const company = JSON.parse(runBinary(["--data-dir", dir, "company", "create", "Acme", "--json"]).stdout);
-  return JSON.parse(runBinary(["--data-dir", dir, "key", "create", "--company", String(company.id), "--json"]).stdout).key;
+  return companyAndKeyBinary(["--data-dir", dir]).key;
 }
 
 async function submit(url: string, key: string, body: object): Promise<number> {

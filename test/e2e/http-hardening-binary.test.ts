@@ -2,7 +2,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runBinary, startServeBinary, type ServeProcess } from "../helpers/binary.js";
+import { runBinary, startServeBinary, type ServeProcess, companyAndKeyBinary } from "../helpers/binary.js";
 import { tempDir } from "../helpers/services.js";
 import { rawExchange } from "../helpers/raw-http.js";
 import { until } from "../helpers/wait.js";
@@ -55,11 +55,7 @@ describe("HTTP hardening through the compiled executable", () => {
 
   beforeAll(() => {
     dir = tempDir("callreview-e2e-hardening-");
-    const company = runBinary(["company", "create", "Acme", "--json", "--data-dir", dir.dir]);
-    expect(company.code, company.stderr).toBe(0);
-    const made = runBinary(["key", "create", "--company", String(JSON.parse(company.stdout).id), "--json", "--data-dir", dir.dir]);
-    expect(made.code, made.stderr).toBe(0);
-    key = JSON.parse(made.stdout).key;
+    key = companyAndKeyBinary(["--data-dir", dir.dir]).key;
   });
   afterAll(() => dir?.cleanup());
 

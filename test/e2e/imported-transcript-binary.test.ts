@@ -5,7 +5,7 @@ import { ReportSchema } from "../../src/report/schema.js";
 import { runBinary, startServeBinary, waitForAnalyzedReport } from "../helpers/binary.js";
 import { tempDir } from "../helpers/services.js";
 import { cli, json } from "../helpers/cli.js";
-import { createCallWithVtt } from "../helpers/import-vtt.js";
+import { createCallWithVtt, VTT_CALL_ALERTS } from "../helpers/import-vtt.js";
 import { fixture, VTT } from "../helpers/fixtures.js";
 
 describe("imported transcript through the executable (serve, placeholder pipeline)", () => {
@@ -24,12 +24,7 @@ describe("imported transcript through the executable (serve, placeholder pipelin
       const report = await waitForAnalyzedReport(serve.url, callId, auth, 200);
       expect(ReportSchema.safeParse(report).success).toBe(true);
       expect(report.summary).not.toMatch(/^Placeholder/);
-      expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual([
-        "pressure_tactics",
-        "prohibited_guarantee",
-        "prohibited_risk_free",
-        "recording_disclosure_missing",
-      ]);
+      expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual(VTT_CALL_ALERTS);
       // Each objection quotes the sentence that carries it (the doubt and the budget are two).
       expect(report.objections.find((o: { objection: string }) => o.objection.startsWith("price at"))?.objection).toContain(
         "It's more than we budgeted anyway.",

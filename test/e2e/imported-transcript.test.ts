@@ -1,3 +1,4 @@
+import { VTT_CALL_ALERTS } from "../helpers/import-vtt.js";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
@@ -70,12 +71,7 @@ describe("imported transcript end to end (placeholder pipeline, real worker)", (
     const { report } = await res.json();
     expect(ReportSchema.safeParse(report).success).toBe(true);
     expect(report.summary).not.toMatch(/^Placeholder/);
-    expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual([
-      "pressure_tactics",
-      "prohibited_guarantee",
-      "prohibited_risk_free",
-      "recording_disclosure_missing",
-    ]);
+    expect(report.compliance_alerts.map((a: { type: string }) => a.type).sort()).toEqual(VTT_CALL_ALERTS);
     expect(report.manager_review_required).toBe(true);
     const reports = await listReports(s.store.db, call.id);
     expect(reports.map((r) => r.analyzer)).toEqual(["rules"]);

@@ -108,3 +108,16 @@ export async function waitForAnalyzedReport(url: string, callId: number, headers
   }
   return report;
 }
+
+/**
+ * A company and an API key made through the executable (`global`: the options naming the store,
+ * e.g. `--data-dir <dir>`); fails the caller's test with the CLI's stderr if either step fails.
+ */
+export function companyAndKeyBinary(global: string[], name = "Acme"): { companyId: number; key: string } {
+  const company = runBinary([...global, "company", "create", name, "--json"]);
+  if (company.code !== 0) throw new Error(`company create failed: ${company.stderr}`);
+  const companyId = JSON.parse(company.stdout).id as number;
+  const made = runBinary([...global, "key", "create", "--company", String(companyId), "--json"]);
+  if (made.code !== 0) throw new Error(`key create failed: ${made.stderr}`);
+  return { companyId, key: JSON.parse(made.stdout).key as string };
+}

@@ -27,3 +27,6 @@ export async function createCallWithVtt(url: string, auth: Record<string, string
   }
   return callId;
 }
+
+/** The compliance alerts the rules analyzer raises on the sample VTT call (sorted). */
+export const VTT_CALL_ALERTS = ["pressure_tactics", "prohibited_guarantee", "prohibited_risk_free", "recording_disclosure_missing"];
