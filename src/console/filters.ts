@@ -2,7 +2,7 @@ import { PROCESSING_STATUSES } from "../calls/state.js";
 import { AppError } from "../errors.js";
 import type { CallFilters } from "../store/console-calls.js";
 import type { ProcessingStatus } from "../store/states.js";
-import { toMatchQuery } from "./search-sqlite.js";
+import { toMatchQuery } from "../store/search-sqlite.js";
 
 /** The calls page's query string, as typed in its form (names are what the form sends). */
 export interface FilterParams {

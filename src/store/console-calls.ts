@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type SelectQueryBuilder } from "kysely";
 import type { ProcessingStatus } from "./states.js";
-import { matchingCallIdsPostgres } from "../console/search-postgres.js";
-import { matchingCallIds } from "../console/search-sqlite.js";
+import { matchingCallIdsPostgres } from "./search-postgres.js";
+import { matchingCallIds } from "./search-sqlite.js";
 import { isPostgres } from "./dialect.js";
 import type { DbOrTx } from "./db.js";
 import type { Database } from "./schema.js";

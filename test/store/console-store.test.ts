@@ -1,8 +1,8 @@
 import path from "node:path";
 import { type Kysely, Migrator, sql } from "kysely";
 import { describe, expect, it } from "vitest";
-import { toTsQuery } from "../../src/console/search-postgres.js";
-import { toMatchQuery } from "../../src/console/search-sqlite.js";
+import { toTsQuery } from "../../src/store/search-postgres.js";
+import { toMatchQuery } from "../../src/store/search-sqlite.js";
 import { listConsoleCalls } from "../../src/store/console-calls.js";
 import { openSqlite } from "../../src/store/driver.js";
 import { migrateToLatest } from "../../src/store/migrate.js";

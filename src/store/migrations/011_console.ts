@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from "kysely";
-import { POSTGRES_SEARCH_SETUP } from "../../console/search-postgres.js";
-import { SQLITE_SEARCH_SETUP } from "../../console/search-sqlite.js";
+import { POSTGRES_SEARCH_SETUP } from "../search-postgres.js";
+import { SQLITE_SEARCH_SETUP } from "../search-sqlite.js";
 import { isPostgres } from "../dialect.js";
 import { addIdColumn } from "./columns.js";
 

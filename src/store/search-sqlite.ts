@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { DbOrTx } from "../store/db.js";
+import type { DbOrTx } from "./db.js";
 
 /**
  * Full-text search over transcripts, SQLite FTS5. Every statement that knows
