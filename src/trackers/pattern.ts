@@ -23,6 +23,71 @@ export interface Chain {
   rest: Array<{ op: "near" | "gap"; n: number; seq: Seq }>;
   /** Units one of which must be in the sentence for each part: a cheap test before the full match. */
   anchors: Unit[][];
+  /** Per part (first, then each of rest): the part as a word automaton, for matching without allocation. */
+  automata: Automaton[];
+}
+
+type PlainUnit = Exclude<Unit, { kind: "alt" }>;
+
+/**
+ * A part read as an automaton with one state per word unit (every unit
+ * stands for exactly one word): the states a match can begin with, which
+ * state may follow which, and the states a match can end on. Matching then
+ * walks the sentence once per start position, keeping the live states in
+ * scratch lists: no arrays built per word as a group-by-group walk would.
+ */
+interface Automaton {
+  units: PlainUnit[];
+  first: Int32Array;
+  follow: Int32Array[];
+  last: Uint8Array;
+  /** The part can match no word at all ("(very)?"). */
+  empty: boolean;
+  /** State -> the step it was last added in (no clearing between steps). */
+  seen: Uint32Array;
+}
+
+function automaton(seq: Seq): Automaton {
+  const units: PlainUnit[] = [];
+  const follow: number[][] = [];
+  // first/last state sets and whether the piece can be empty, for a sequence of units, built inside out.
+  type Piece = { first: number[]; last: number[]; empty: boolean };
+  const link = (from: number[], to: number[]) => {
+    for (const a of from) for (const b of to) if (!follow[a].includes(b)) follow[a].push(b);
+  };
+  const ofSeq = (items: Seq): Piece => {
+    const out: Piece = { first: [], last: [], empty: true };
+    for (const u of items) {
+      const p: Piece =
+        u.kind === "alt"
+          ? u.options.map(ofSeq).reduce((acc, o) => ({ first: [...acc.first, ...o.first], last: [...acc.last, ...o.last], empty: acc.empty || o.empty }), {
+              first: [] as number[],
+              last: [] as number[],
+              empty: false,
+            })
+          : (() => {
+              units.push(u);
+              follow.push([]);
+              return { first: [units.length - 1], last: [units.length - 1], empty: false };
+            })();
+      link(out.last, p.first);
+      if (out.empty) out.first.push(...p.first);
+      out.last = p.empty ? [...out.last, ...p.last] : p.last;
+      out.empty &&= p.empty;
+    }
+    return out;
+  };
+  const whole = ofSeq(seq);
+  const last = new Uint8Array(units.length);
+  for (const l of whole.last) last[l] = 1;
+  return {
+    units,
+    first: Int32Array.from(new Set(whole.first)),
+    follow: follow.map((f) => Int32Array.from(f)),
+    last,
+    empty: whole.empty,
+    seen: new Uint32Array(units.length),
+  };
 }
 
 export class PatternError extends Error {}
@@ -111,7 +176,8 @@ export function parsePattern(src: string): Chain {
     if (seq.length === 0) throw new PatternError(`nothing after ${op}`);
     rest.push(near ? { op: "near", n: Math.min(50, Number(near[1])), seq } : { op: "gap", n: before ? Math.min(50, Number(before[1])) : 6, seq });
   }
-  return { first, rest, anchors: [first, ...rest.map((r) => r.seq)].map(firstUnits) };
+  const parts = [first, ...rest.map((r) => r.seq)];
+  return { first, rest, anchors: parts.map(firstUnits), automata: parts.map(automaton) };
 }
 
 function firstUnits(seq: Seq): Unit[] {
@@ -122,70 +188,90 @@ function firstUnits(seq: Seq): Unit[] {
   return [...u.options.flatMap(firstUnits), ...(optional ? firstUnits(seq.slice(1)) : [])];
 }
 
-function unitAt(u: Unit, words: Token[], at: number): number[] {
-  const t = words[at];
-  if (!t) return [];
-  if (u.kind === "name") return t.name ? [at + 1] : [];
-  // A word written in its base form meets every form of it ("claim": claims, claimed); an inflected one only itself.
-  if (u.kind === "word") return t.norm === u.norm || (u.base && t.lemma === u.norm) ? [at + 1] : [];
-  if (u.kind === "prefix") return t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix) ? [at + 1] : [];
-  return u.options.flatMap((s) => seqEnds(s, words, at));
-}
-
-const NONE: readonly number[] = Object.freeze([]);
-
-/** Every end position of `seq` matched from `at`. */
-function seqEnds(seq: Seq, words: Token[], at: number): readonly number[] {
-  // Plain words up to the first group: one position to follow, nothing to allocate (most patterns stop here).
-  let k = 0;
-  let pos = at;
-  for (; k < seq.length && seq[k].kind !== "alt"; k++, pos++) if (pos >= words.length || !startsHere(seq[k], words[pos])) return NONE;
-  if (k === seq.length) return [pos];
-  let ends = [pos];
-  for (; k < seq.length; k++) {
-    const u = seq[k];
-    const next: number[] = [];
-    for (const e of ends) for (const x of unitAt(u, words, e)) if (!next.includes(x)) next.push(x);
-    if (next.length === 0) return [];
-    ends = next;
-  }
-  return ends;
-}
-
-/** Could the unit match the word at `at`? Cheap and allocation-free, to skip most start positions. */
-function startsHere(u: Unit, t: Token): boolean {
+/** Does the unit meet the word? */
+function meets(u: PlainUnit, t: Token): boolean {
   if (u.kind === "name") return t.name;
+  // A word written in its base form meets every form of it ("claim": claims, claimed); an inflected one only itself.
   if (u.kind === "word") return t.norm === u.norm || (u.base && t.lemma === u.norm);
-  if (u.kind === "prefix") return t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix);
-  return u.options.some((o) => o.length === 0 || startsHere(o[0], t));
+  return t.norm.startsWith(u.prefix) || t.lemma.startsWith(u.prefix);
 }
 
-function spans(seq: Seq, words: Token[]): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
+// Scratch lists reused from sentence to sentence: matching is synchronous and never re-entered.
+let live: number[] = [];
+let nextLive: number[] = [];
+let step = 0;
+
+/** Writes a part's [start, end) spans into `out` as start, end pairs from index 0; returns how many numbers it wrote. */
+function spansInto(a: Automaton, words: Token[], out: number[]): number {
+  let n = 0;
   for (let s = 0; s < words.length; s++) {
-    if (!startsHere(seq[0], words[s])) continue;
-    for (const e of seqEnds(seq, words, s)) out.push([s, e]);
-  }
-  return out;
-}
-
-/** The first match of a pattern in a sentence's words (punctuation left out): the [start, end) word span, or null. */
-export function matchPattern(chain: Chain, words: Token[]): [number, number] | null {
-  let cur = spans(chain.first, words);
-  for (const step of chain.rest) {
-    if (cur.length === 0) return null;
-    const other = spans(step.seq, words);
-    const next: Array<[number, number]> = [];
-    for (const a of cur)
-      for (const b of other) {
-        if (step.op === "gap") {
-          if (b[0] >= a[1] && b[0] - a[1] <= step.n) next.push([a[0], b[1]]);
-        } else {
-          const gap = b[0] >= a[1] ? b[0] - a[1] : a[0] >= b[1] ? a[0] - b[1] : -1;
-          if (gap >= 0 && gap <= step.n) next.push([Math.min(a[0], b[0]), Math.max(a[1], b[1])]);
+    if (a.empty) {
+      out[n++] = s;
+      out[n++] = s;
+    }
+    let cur = live;
+    let next = nextLive;
+    cur.length = 0;
+    for (let j = 0; j < a.first.length; j++) if (meets(a.units[a.first[j]], words[s])) cur.push(a.first[j]);
+    for (let pos = s; cur.length > 0; ) {
+      for (let j = 0; j < cur.length; j++)
+        if (a.last[cur[j]]) {
+          out[n++] = s;
+          out[n++] = pos + 1;
+          break;
+        }
+      if (++pos >= words.length) break;
+      if (++step === 0xffffffff) step = 1;
+      next.length = 0;
+      for (let j = 0; j < cur.length; j++) {
+        const f = a.follow[cur[j]];
+        for (let k = 0; k < f.length; k++) {
+          const st = f[k];
+          if (a.seen[st] === step) continue;
+          a.seen[st] = step;
+          if (meets(a.units[st], words[pos])) next.push(st);
         }
       }
-    cur = next;
+      [cur, next] = [next, cur];
+    }
+    live = cur;
+    nextLive = next;
   }
-  return cur.length ? cur.reduce((best, s) => (s[0] < best[0] ? s : best)) : null;
+  return n;
+}
+
+let curBuf: number[] = [];
+let nextBuf: number[] = [];
+const partBuf: number[] = [];
+
+/** The leftmost match of a pattern in a sentence's words (punctuation left out): a [start, end) word span, or null. */
+export function matchPattern(chain: Chain, words: Token[]): [number, number] | null {
+  let cur = curBuf;
+  let next = nextBuf;
+  let nCur = spansInto(chain.automata[0], words, cur);
+  for (let r = 0; r < chain.rest.length && nCur > 0; r++) {
+    const { op, n: max } = chain.rest[r];
+    const nPart = spansInto(chain.automata[r + 1], words, partBuf);
+    let nNext = 0;
+    for (let i = 0; i < nCur; i += 2) {
+      const a0 = cur[i];
+      const a1 = cur[i + 1];
+      for (let j = 0; j < nPart; j += 2) {
+        const b0 = partBuf[j];
+        const b1 = partBuf[j + 1];
+        const gap = op === "gap" ? (b0 >= a1 ? b0 - a1 : -1) : b0 >= a1 ? b0 - a1 : a0 >= b1 ? a0 - b1 : -1;
+        if (gap < 0 || gap > max) continue;
+        next[nNext++] = op === "gap" ? a0 : Math.min(a0, b0);
+        next[nNext++] = op === "gap" ? b1 : Math.max(a1, b1);
+      }
+    }
+    [cur, next] = [next, cur];
+    nCur = nNext;
+  }
+  curBuf = cur;
+  nextBuf = next;
+  if (nCur === 0) return null;
+  let best = 0;
+  for (let i = 2; i < nCur; i += 2) if (cur[i] < cur[best]) best = i;
+  return [cur[best], cur[best + 1]];
 }

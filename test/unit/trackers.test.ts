@@ -52,6 +52,20 @@ describe("patterns", () => {
     expect(matches("can't afford", "we cannot afford that")).toBe(true);
   });
 
+  it("optional and nested groups, groups of several words, and the leftmost span", () => {
+    const span = (pattern: string, text: string) => matchPattern(parsePattern(pattern), words(text));
+    expect(matches("(my|our) (big |main )?(worry|concern) (is|here)", "our main concern here is the rollout")).toBe(true);
+    expect(matches("(my|our) (big |main )?(worry|concern) (is|here)", "my worry is cost")).toBe(true);
+    expect(matches("(my|our) (big |main )?(worry|concern) (is|here)", "my big main worry is cost")).toBe(false);
+    expect(matches("end of the (day|week|month)", "by the end of the month")).toBe(true);
+    expect(matches("(call|follow up) NEAR/4 (end of (the )?(day|week)|in (two|a few) (days|weeks))", "follow up in a few weeks")).toBe(true);
+    expect(matches("(call|follow up) NEAR/4 (end of (the )?(day|week)|in (two|a few) (days|weeks))", "in two weeks we could call")).toBe(true);
+    expect(matches("(call|follow up) NEAR/4 (end of (the )?(day|week)|in (two|a few) (days|weeks))", "in a few days, sure, that is fine, we call")).toBe(false);
+    expect(span("(very)? price", "price and then a very price")?.[0]).toBe(0);
+    expect(span("budget NEAR/3 (tight|small)", "tight times, the budget is small")?.[0]).toBe(0);
+    expect(span("budget BEFORE/3 (tight|small)", "tight times, the budget is small")?.[0]).toBe(3);
+  });
+
   it("refuses a malformed pattern with a reason", () => {
     expect(() => parsePattern("(too dear")).toThrow(PatternError);
     expect(() => parsePattern("price NEAR/3")).toThrow(/nothing after NEAR\/3/);
