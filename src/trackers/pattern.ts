@@ -43,6 +43,11 @@ interface Automaton {
   last: Uint8Array;
   /** The part can match no word at all ("(very)?"). */
   empty: boolean;
+  /** The forms a first state meets by itself (surface forms, and lemmas of base-form words), to pass over most start positions with two lookups. */
+  firstNorms: Set<string>;
+  firstLemmas: Set<string>;
+  /** A first state is a wildcard or a name: every start position is tried. */
+  firstAny: boolean;
   /** State -> the step it was last added in (no clearing between steps). */
   seen: Uint32Array;
 }
@@ -80,9 +85,14 @@ function automaton(seq: Seq): Automaton {
   const whole = ofSeq(seq);
   const last = new Uint8Array(units.length);
   for (const l of whole.last) last[l] = 1;
+  const firsts = [...new Set(whole.first)].map((k) => units[k]);
+  const words = firsts.filter((u) => u.kind === "word");
   return {
     units,
     first: Int32Array.from(new Set(whole.first)),
+    firstNorms: new Set(words.map((u) => u.norm)),
+    firstLemmas: new Set(words.filter((u) => u.base).map((u) => u.norm)),
+    firstAny: firsts.some((u) => u.kind !== "word"),
     follow: follow.map((f) => Int32Array.from(f)),
     last,
     empty: whole.empty,
@@ -209,6 +219,8 @@ function spansInto(a: Automaton, words: Token[], out: number[]): number {
       out[n++] = s;
       out[n++] = s;
     }
+    const w = words[s];
+    if (!a.firstAny && !a.firstNorms.has(w.norm) && !a.firstLemmas.has(w.lemma)) continue;
     let cur = live;
     let next = nextLive;
     cur.length = 0;
