@@ -4,7 +4,8 @@
  * when its files exist), then on the older scripted calls at call level.
  * Rules always; llama when CALLREVIEW_LLM_MODEL (or --llm-model) names a
  * GGUF; ollama when CALLREVIEW_OLLAMA_MODEL is set and the server answers.
- * `--misses` lists every call-level miss.
+ * `--misses` lists every call-level miss; `--split dev` (or test) scores one
+ * split only, so tuning work on dev never prints the test figures.
  */
 import { loadConfig } from "../../src/config.js";
 import { analyzerFor, chooseAnalyzer, llmModelPath, type AnalyzerChoice } from "../../src/pipeline/analyzers/factory.js";
@@ -75,7 +76,8 @@ async function main() {
   for (const c of choices) {
     const analyzer = analyzerFor({ config }, c);
     console.log(`\n######## analyzer: ${analyzer.name}`);
-    for (const split of ["dev", "test"]) {
+    const only = process.argv.indexOf("--split");
+    for (const split of only > 0 ? [process.argv[only + 1]] : ["dev", "test"]) {
       const calls = loadSplit(split);
       if (calls.length === 0) {
         console.log(`\n== ${split}: no files in test/eval/corpus/${split}`);
