@@ -168,7 +168,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     skip_hypothetical: false,
     patterns: [
       "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (disappear*|expire*|gone|go away|ends (today|tonight|at|on|friday|soon|this)|vanish*|won't be|will not be|off the table|pull*)",
-      "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (closes|goes up|go up|double*|lose|jump*|increase*) NEAR/8 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week|month|end of|after|once|when|unless|until|before|by|at|soon|hang up|this call|deadline|hour*|minute*)",
+      // Said of what will happen, not what happened ("in August the price went up"): the verb forms are spelled out.
+      "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (closes|will close|goes up|will go up|going to go up|gonna go up|doubles|will double|jumps|will jump|increases|will increase|lose|will lose) NEAR/8 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|week|month|end of|after|once|when|unless|until|before|by|at|soon|hang up|this call|deadline|hour*|minute*)",
       "(before|when|once) (we|you) (hang up|get off|end the call)",
       "(decide|decision|commit|answer|yes) NEAR/5 (now|today|tonight|right away|on this call|before (we|you) (hang up|get off))",
       "(last|final) (chance|day|call|opportunity)",

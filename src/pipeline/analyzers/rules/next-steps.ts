@@ -69,7 +69,8 @@ export function nextSteps(ev: Evidence): NextStepFinding {
   const commitments = hitsOf(ev, "buying_signal").filter((h) => h.tracker.type === "commitment" && customer(h) && !(answersMeeting(h) && !DEAL.test(h.text)));
   const rejection = rejections.at(-1) ?? null;
   const accepted = (p: TrackerHit): boolean => {
-    if (customer(p) && !HEDGE.test(p.text)) return true;
+    // A customer naming a time takes a step up only when the model agrees it is a step: "they meet the third Thursday" reports a schedule.
+    if (customer(p) && !HEDGE.test(p.text) && (p.reason.score ?? 1) >= 0.5) return true;
     // The customer's next turn, within the two segments after the proposal.
     for (let i = p.segment + 1; i <= Math.min(ev.segments.length - 1, p.segment + 2); i++) {
       const seg = ev.segments[i];
