@@ -22,8 +22,10 @@ const FAMILY: Partial<Record<TrackerCategory, string>> = {
   sensitive_data_request: "rep",
   next_step: "next",
 };
-/** Pairs that legitimately share lines ("not interested, we're fine" is both a need objection and a no). */
-const OVERLAPS = new Set(["objection_need|rejection", "rejection|objection_need"]);
+/** Kinds that legitimately share lines: a no often gives its reason ("not interested, we're fine" is a need objection and a no; "we'll stay with our credit union" a competitor one). */
+const OVERLAPS = new Set(
+  ["need", "competitor", "price", "timing", "authority", "trust", "contract"].flatMap((o) => [`objection_${o}|rejection`, `rejection|objection_${o}`]),
+);
 
 /** Features of a whole example: its sentences' features together. */
 const featureMemo = new Map<string, string[]>();

@@ -51,7 +51,7 @@ const customer = (h: TrackerHit) => String(h.speaker).toLowerCase() !== "rep";
 const YES =
   /^\W*(yes|yeah|yep|yup|sure|ok|okay|sounds good|that works|works|perfect|great|fine|deal|absolutely|definitely|of course|please do|let's do|lets do|go ahead|alright|all right)\b/i;
 const HEDGE =
-  /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? interested|maybe|we'?ll see|let me think|i'?ll (let you know|get back)|can'?t promise|no promises?|no thanks|not interested|don'?t call)\b/i;
+  /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? interested|maybe|we'?ll see|let me think|i'?ll (let you know|get back)|can'?t promise|no promises?|no thanks|not interested|don'?t call|not yet|not right now|not at the moment|hold off|(not|n'?t) (book|schedule|commit to|put) anything|sometime|we'?ll be in touch|i'?ll be in touch)\b/i;
 /** What a purchase names; "let's do it" or "book it" without one, in a turn that accepts a meeting or names a time, takes up the meeting, not the deal. */
 const DEAL =
   /\b(sign\w*|contract|agreement|order|paperwork|purchase|buy|po|invoice|docusign|policy|plan|application|deal|renew\w*|switch\w*|seats?|licen[cs]es?)\b/i;
