@@ -125,16 +125,27 @@ export class ModelBank {
     }
   }
 
-  /** Probabilities for every model (models that are null get 0.5 and are never asked). */
-  scores(features: string[]): Float64Array {
+  /** Log-odds for every model from some features only, to start `scores` from (what every sentence of a line shares). */
+  partial(features: string[]): Float64Array {
     const z = this.biases.slice();
+    this.add(z, features);
+    return z;
+  }
+
+  /** Probabilities for every model (models that are null get 0.5 and are never asked), from `start` when given. */
+  scores(features: string[], start: Float64Array = this.biases): Float64Array {
+    const z = start.slice();
+    this.add(z, features);
+    for (let k = 0; k < z.length; k++) z[k] = sigmoid(z[k]);
+    return z;
+  }
+
+  private add(z: Float64Array, features: string[]): void {
     const { ks, ws, ends } = this;
     for (const name of features) {
       const f = this.at.get(name);
       if (f === undefined) continue;
       for (let j = f === 0 ? 0 : ends[f - 1], end = ends[f]; j < end; j++) z[ks[j]] += ws[j];
     }
-    for (let k = 0; k < z.length; k++) z[k] = sigmoid(z[k]);
-    return z;
   }
 }

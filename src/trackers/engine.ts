@@ -1,6 +1,6 @@
 import type { TranscriptSegment } from "../pipeline/ports.js";
 import { ModelBank, topFeatures, type LinearModel } from "./classifier.js";
-import { sentenceFeatures } from "./features.js";
+import { contextOf, NO_CONTEXT, sentenceFeatures, type LineContext } from "./features.js";
 import type { TrackerDef } from "./format.js";
 import { AnchorIndex } from "./anchor-index.js";
 import { matchPattern, parsePattern } from "./pattern.js";
@@ -122,6 +122,19 @@ function planOf(trackers: CompiledTracker[]): Plan {
   return plan;
 }
 
+/** A line's context, scored once for all its sentences when a tracker first asks. */
+class LineScores {
+  private start?: Float64Array;
+  constructor(
+    readonly context: LineContext,
+    private readonly bank: ModelBank,
+  ) {}
+  base(): Float64Array | undefined {
+    if (!this.context.prev) return undefined;
+    return (this.start ??= this.bank.partial(this.context.prev));
+  }
+}
+
 /** One sentence's classifier features and scores, worked out when a tracker first asks. */
 class SentenceScores {
   private feats?: string[];
@@ -129,12 +142,18 @@ class SentenceScores {
   constructor(
     private readonly s: Sentence,
     private readonly bank: ModelBank,
+    private readonly line: LineScores,
   ) {}
-  features(): string[] {
+  /** The sentence's own features (the context's are scored once per line). */
+  private own(): string[] {
     return (this.feats ??= sentenceFeatures(this.s));
   }
+  /** Every feature the scores read, the context's included (for explanations). */
+  features(): string[] {
+    return [...this.own(), ...(this.line.context.prev ?? [])];
+  }
   prob(k: number): number {
-    return (this.probs ??= this.bank.scores(this.features()))[k];
+    return (this.probs ??= this.bank.scores(this.own(), this.line.base()))[k];
   }
 }
 
@@ -184,9 +203,12 @@ export function detect(segments: TranscriptSegment[], trackers: CompiledTracker[
   const done = new Uint8Array(trackers.length);
   // Identical lines in one call ("Okay.", "Mm-hm.", a repeated pitch) are judged once; nothing outlives this call.
   const seen = new Map<string, Array<{ tracker: TrackerDef; sentence: string; reason: HitReason }>>();
+  let read: { i: number; sentences: Sentence[] } | undefined;
   segments.forEach((seg, i) => {
     const role = roleOf(String(seg.speaker));
-    const key = `${role}\u0000${seg.text}`;
+    const prev = segments[i - 1];
+    const prevText = prev && role === "customer" && roleOf(String(prev.speaker)) === "rep" ? prev.text : undefined;
+    const key = `${role}\u0000${prevText ?? ""}\u0000${seg.text}`;
     const again = explain || opts.suppressed ? undefined : seen.get(key);
     if (again) {
       for (const h of again) hits.push({ ...h, reason: { ...h.reason }, segment: i, t: seg.t_start, speaker: String(seg.speaker), text: seg.text });
@@ -196,10 +218,14 @@ export function detect(segments: TranscriptSegment[], trackers: CompiledTracker[
     const applicable = plan.byRole[role];
     if (applicable.length === 0) return;
     done.fill(0);
-    for (const s of readUtterance(seg.text)) {
+    // The rep line before was usually just read for its own trackers: its sentences are reused for the context.
+    const line = new LineScores(prevText === undefined ? NO_CONTEXT : contextOf(prevText, read?.i === i - 1 ? read.sentences : undefined), plan.bank);
+    const sentences = readUtterance(seg.text);
+    read = { i, sentences };
+    for (const s of sentences) {
       const words = s.tokens.filter((tk) => !tk.punct);
       plan.anchors.read(words);
-      const sc = new SentenceScores(s, plan.bank);
+      const sc = new SentenceScores(s, plan.bank, line);
       for (const k of applicable) {
         if (done[plan.slot[k]]) continue;
         const ct = trackers[k];

@@ -1,4 +1,4 @@
-import { isNumberWord, type Sentence } from "./text.js";
+import { isNumberWord, readUtterance, type Sentence } from "./text.js";
 
 const DAYS = new Set([
   "monday",
@@ -136,13 +136,34 @@ const FILLERS = new Set([
   "an",
 ]);
 
+/** What a customer line answers: the rep's line just before it, as features ("<price", "<@question"). */
+export interface LineContext {
+  prev?: string[];
+}
+export const NO_CONTEXT: LineContext = {};
+
+/**
+ * The rep line a customer line replies to, read as context features: the
+ * same words mean different things after "what do you use today?" (an
+ * answer naming a vendor) and after the price (a reaction to it). Learned
+ * from the labelled calls, where each customer line is read with the rep
+ * line before it; the library's examples have none.
+ */
+export function contextOf(prevText: string | undefined, read: Sentence[] = prevText ? readUtterance(prevText) : []): LineContext {
+  if (!prevText) return NO_CONTEXT;
+  const out = new Set<string>();
+  for (const s of read) for (const t of s.tokens) if (!t.punct && !FUNCTION_WORDS.has(t.lemma) && !FILLERS.has(t.norm)) out.add(`<${t.lemma}`);
+  if (prevText.includes("?")) out.add("<@question");
+  return { prev: [...out] };
+}
+
 /**
  * A sentence -> the classifier's features: lemmas (marked "!" inside a
- * negation), lemma bigrams, and a few shape marks (question, conditional,
- * number, weekday/clock/month words). De-duplicated, in the order they were
- * found: the same sentence always gives the same list.
+ * negation), lemma bigrams, a few shape marks (question, conditional,
+ * number, weekday/clock/month words), and the line's context. De-duplicated,
+ * in the order they were found: the same sentence always gives the same list.
  */
-export function sentenceFeatures(s: Sentence): string[] {
+export function sentenceFeatures(s: Sentence, context: LineContext = NO_CONTEXT): string[] {
   const f = new Set<string>();
   const words = s.tokens.filter((t) => !t.punct);
   const content = words.filter((t) => !FILLERS.has(t.norm));
@@ -161,5 +182,6 @@ export function sentenceFeatures(s: Sentence): string[] {
   if (s.question) f.add("@question");
   if (s.hypothetical) f.add("@hypothetical");
   if (words.some((t) => t.neg)) f.add("@negated");
+  if (context.prev) for (const p of context.prev) f.add(p);
   return [...f];
 }

@@ -9,6 +9,8 @@ export interface LabelledLine {
   speaker: "rep" | "customer";
   text: string;
   labels: string[];
+  /** For a customer line, the rep line it follows (features.ts contextOf). */
+  prev?: string;
 }
 
 /** Breach labels of the corpus <-> the alert types the claim trackers raise. */

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { train, type LinearModel, type TrainingExample, type TrainOptions } from "./classifier.js";
-import { sentenceFeatures } from "./features.js";
+import { contextOf, sentenceFeatures } from "./features.js";
 import type { TrackerCategory, TrackerDef } from "./format.js";
 import { CUSTOMER_NEUTRAL, REP_NEUTRAL } from "./library/index.js";
 import { labelOfTracker, type LabelledLine } from "./labelled-lines.js";
@@ -29,12 +29,14 @@ const OVERLAPS = new Set(
 
 /** Features of a whole example: its sentences' features together. */
 const featureMemo = new Map<string, string[]>();
-export function exampleFeatures(text: string): string[] {
-  let f = featureMemo.get(text);
+export function exampleFeatures(text: string, prev?: string): string[] {
+  const key = prev ? `${prev}\u0000${text}` : text;
+  let f = featureMemo.get(key);
   if (!f) {
-    f = [...new Set(readUtterance(text).flatMap((s: Sentence) => sentenceFeatures(s)))].sort();
+    const ctx = contextOf(prev);
+    f = [...new Set(readUtterance(text).flatMap((s: Sentence) => sentenceFeatures(s, ctx)))].sort();
     if (featureMemo.size > 50_000) featureMemo.clear();
-    featureMemo.set(text, f);
+    featureMemo.set(key, f);
   }
   return f;
 }
@@ -87,7 +89,7 @@ export function lineExamples(t: TrackerDef, lines: LabelledLine[]): TrainingExam
   const mine = sides(t);
   return lines
     .filter((l) => mine.includes(l.speaker))
-    .map((l) => ({ features: exampleFeatures(l.text), label: l.labels.includes(label) ? (1 as const) : (0 as const) }));
+    .map((l) => ({ features: exampleFeatures(l.text, l.prev), label: l.labels.includes(label) ? (1 as const) : (0 as const) }));
 }
 
 /** A tracker's model from its examples and the library's negatives, plus labelled call lines when given. */

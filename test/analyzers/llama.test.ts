@@ -6,6 +6,7 @@ import { LlamaAnalyzer } from "../../src/pipeline/analyzers/llama.js";
 import { tempDir } from "../helpers/services.js";
 import { formatSegment } from "../../src/pipeline/analyzers/llm/prompt.js";
 import { StageError } from "../../src/pipeline/ports.js";
+import { OVERALL_TOLERANCE } from "../../src/pipeline/analyzers/post-check-rule.js";
 import { ReportSchema } from "../../src/report/schema.js";
 import { scriptedCall } from "../eval/calls.js";
 import { EVAL_COMPANY, evalCall } from "../eval/run.js";
@@ -35,7 +36,8 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer (real engine, fixture mod
     expect(first.summary).toMatch(/^Part 1: .*Part 2: /);
     expect(analyzer.lastTokens).toBeGreaterThan(0);
     const mean = Object.values(first.score_breakdown).reduce((a, v) => a + v, 0) / 12;
-    expect(first.overall_score).toBe(Math.round(mean * 10));
+    // The model's own overall stands only within the tolerance of the rule (post-check.ts); whatever it wrote, the report holds to that.
+    expect(Math.abs(first.overall_score - Math.round(mean * 10))).toBeLessThanOrEqual(OVERALL_TOLERANCE);
     const second = await analyzer.analyze(input("good_won"));
     expect(JSON.stringify(second)).toBe(JSON.stringify(first));
   }, 300_000);

@@ -14,5 +14,12 @@ export function devCalls(writers: readonly string[]): CorpusCall[] {
 
 /** Calls -> the labelled lines training reads. */
 export function labelledLines(calls: CorpusCall[]): LabelledLine[] {
-  return calls.flatMap((c) => c.lines.map((l) => ({ speaker: l.s === "R" ? ("rep" as const) : ("customer" as const), text: l.text, labels: l.labels })));
+  return calls.flatMap((c) =>
+    c.lines.map((l, i) => ({
+      speaker: l.s === "R" ? ("rep" as const) : ("customer" as const),
+      text: l.text,
+      labels: l.labels,
+      prev: i > 0 && l.s === "C" && c.lines[i - 1].s === "R" ? c.lines[i - 1].text : undefined,
+    })),
+  );
 }

@@ -17,13 +17,13 @@ export interface NextStepFinding {
 const TIME_WORDS = /\b(week|weeks|month|months|tomorrow|tonight|today|morning|afternoon|evening|noon|eod|quarter)\b/i;
 
 function datedText(text: string): boolean {
-  const f = readUtterance(text).flatMap(sentenceFeatures);
+  const f = readUtterance(text).flatMap((s) => sentenceFeatures(s));
   return f.includes("@day") || f.includes("@month") || f.includes("@clock") || TIME_WORDS.test(text);
 }
 const dated = (h: TrackerHit) => datedText(h.sentence);
 /** A day or date named, or a clock time after "at" (not a duration such as "thirty-six months", nor a price read as a time). */
 function namesTime(text: string): boolean {
-  const f = readUtterance(text).flatMap(sentenceFeatures);
+  const f = readUtterance(text).flatMap((s) => sentenceFeatures(s));
   return (
     f.includes("@day") ||
     f.includes("@month") ||
