@@ -295,6 +295,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(only|best|cheapest|lowest) NEAR/4 (one|ones|company|provider|plan|price|option|methods|way|system|product|firm|vendor|supplier|brand|service|platform) NEAR/6 (market|country|anywhere|world|out there|that does|that can|that will|county|state|region|city|area|industry|town)",
       "never (foul*|clog*|rust*|leak*|break*|wear* out|need* servic*|need* maint*|need* replac*|require* maint*)",
       "(nothing|nobody|no one) else (does|can|offers|has|comes close|touches)",
+      "never (had|seen|got) a (single )?(remake|complaint|failure|problem|issue|return|callback|breakdown|leak|claim denied)",
+      "(first time|right|works) every (single )?time",
       "(take* out|remov*|eliminat*|kill*|block*|stop*|catch*|filter*) NEAR/4 (hundred percent|100 percent)",
       "(every|all|none of) BEFORE/3 (customers|clients|client) NEAR/5 (made|saw|got|won|earned|happy|complain*|back)",
       "(anything and everything|whatever happens|no matter what)",

@@ -37,10 +37,12 @@ const MEETING =
 /**
  * A next-step acceptance is a buying signal when it takes up something: it names
  * a time or a meeting itself, or answers a step proposed in the two turns before.
- * A bare "that's fine" answering small talk is not one.
+ * A bare "that's fine" answering small talk is not one, nor a hedge.
  */
 export function takesUpStep(ev: Evidence, h: TrackerHit): boolean {
   if (h.tracker.type !== "next_step_acceptance") return true;
+  // "Let me think about it" after a proposal holds the step off.
+  if (HEDGE.test(h.sentence)) return false;
   if (dated(h) || MEETING.test(h.sentence)) return true;
   return hitsOf(ev, "next_step").some((p) => p.segment < h.segment && p.segment >= h.segment - 2);
 }
