@@ -522,7 +522,8 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     category: "objection",
     type: "authority",
     speaker: "customer",
-    threshold: 0.5,
+    // Higher than the others': at 0.5 it took answers about who is involved for objections, and held-out writers lost no true ones at 0.7 (npm run eval:cv).
+    threshold: 0.7,
     patterns: [
       "(decide|decision|decides) NEAR/4 (together|as a group|at the (partner|board|owners) meeting)",
       "(one of|i be one of|im one of) (two|three|four|five|the|several) (partners|owners|directors|founders)",
@@ -661,7 +662,8 @@ export const OBJECTION_TRACKERS: LibraryTracker[] = [
     category: "objection",
     type: "need",
     speaker: "customer",
-    threshold: 0.5,
+    // "Mostly fine" about the day is not "we're fine as we are": at 0.8 held-out writers kept recall and lost a third of the false ones (npm run eval:cv).
+    threshold: 0.8,
     patterns: [
       "(its|it|it be|thats|that be) (been |always been )(fine|okay|ok|good|alright)",
       "(been|always been) (fine|okay|ok|good) for (us|me|years)",
