@@ -223,7 +223,7 @@ export function detect(segments: TranscriptSegment[], trackers: CompiledTracker[
     const sentences = readUtterance(seg.text);
     read = { i, sentences };
     for (const s of sentences) {
-      const words = s.tokens.filter((tk) => !tk.punct);
+      const words = s.words;
       plan.anchors.read(words);
       const sc = new SentenceScores(s, plan.bank, line);
       for (const k of applicable) {

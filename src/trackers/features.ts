@@ -165,7 +165,7 @@ export function contextOf(prevText: string | undefined, read: Sentence[] = prevT
  */
 export function sentenceFeatures(s: Sentence, context: LineContext = NO_CONTEXT): string[] {
   const f = new Set<string>();
-  const words = s.tokens.filter((t) => !t.punct);
+  const words = s.words;
   const content = words.filter((t) => !FILLERS.has(t.norm));
   for (const t of words) {
     if (!FUNCTION_WORDS.has(t.lemma) || t.neg) f.add((t.neg ? "!" : "") + t.lemma);

@@ -17,6 +17,8 @@ export interface Token {
 
 export interface Sentence {
   tokens: Token[];
+  /** The tokens without punctuation: what patterns and features read. */
+  words: Token[];
   /** A question: ends in "?" or opens like one (who/what/how…, or do/can/would you…). */
   question: boolean;
   /** A conditional or wished-for framing ("if price were an issue", "risk-free would be nice"). */
@@ -227,7 +229,7 @@ export function readUtterance(text: string): Sentence[] {
       !/^(is|are|do|does|did|can|could|would|will|should|shall|have|has|any)$/.test(opener ?? "")
     )
       question = true;
-    sentences.push({ tokens, question, hypothetical: HYPOTHETICAL.test(piece.toLowerCase()), text: piece.trim() });
+    sentences.push({ tokens, words, question, hypothetical: HYPOTHETICAL.test(piece.toLowerCase()), text: piece.trim() });
   }
   return sentences;
 }
