@@ -77,7 +77,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     exclude: [
       "(past|previous|historical) NEAR/4 (performance|results|returns)",
       "(not|no|never|nobody|nothing) BEFORE/4 (guarantee*|promise*|assur*)",
-      "(money back|warranty|satisfaction) NEAR/3 guarantee*",
+      "(money back|warranty|satisfaction|replacement|price match|rebooking) NEAR/3 guarantee*",
     ],
     examples: [
       "I guarantee the system will pay for itself in year one.",
