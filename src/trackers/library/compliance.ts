@@ -56,6 +56,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "Our system records every delivery with a photo.",
       "We don't record anything on the customer side.",
       "You can record your hours in the app.",
+      "Our training sessions are recorded, so your staff can watch them whenever they like.",
+      "The webinars get recorded and posted in the help centre afterwards.",
     ],
   },
   {
@@ -73,6 +75,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(its|it be|thats|that be) (guaranteed|a lock|a sure thing|a done deal)",
       "(guarantee|guaranteed) NEAR/6 (within|on site|zero|never|every|approved|approval|police|response)",
       "bet my (job|house|life)",
+      // A result promised with "guaranteed" tacked on: "it'll be sorted in two days, guaranteed".
+      "(will|ll) BEFORE/8 guaranteed",
     ],
     exclude: [
       "(past|previous|historical) NEAR/4 (performance|results|returns)",
@@ -100,6 +104,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "It's a locked-in eight percent, you'll earn that no matter what the market does.",
       "I can assure you the house will sell above asking with us.",
       "The energy savings are certain, you'll cut your bill in half.",
+      "It'll be fixed within two days, guaranteed, or the next month is free.",
       "You will get the refund, one hundred percent, I'll make sure of it.",
     ],
     negatives: [
@@ -185,12 +190,20 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(after|past) (friday|monday|tomorrow|tonight|today|midnight|the weekend|this week) NEAR/4 (gone|goes up|go up|double|expire*|lose|over)",
       "once (it|its|it be|thats|that be) gone",
       "(need|have) NEAR/4 (answer|commitment|decision|yes) NEAR/4 (now|today|tonight|call|hang up)",
+      // A deadline said with another verb: the promo "finishes Friday", the rate "runs out" tonight.
+      "(rate|price|pricing|offer|deal|discount|promo*|spot|space|slot|allocation|bonus) NEAR/8 (finish*|runs out|run out|stops|ends|lapses|expires) NEAR/4 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|end of)",
+      // Holding something only until a near deadline, then the loss: "I can only hold this pricing until Friday".
+      "(only|just) (hold|keep|save|reserve|honour|honor) NEAR/8 (until|till|til|through) NEAR/3 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|end of|five|four|six)",
+      "after (that|then|friday|monday|today|tonight|tomorrow|the weekend|this week) NEAR/5 (back to|full price|goes up|go up|another (client|customer|buyer|company)|someone else|next in line)",
     ],
     exclude: [
       "no (pressure|rush|hurry)",
+      "back to (normal|you|business|work|the office)",
       "just so (you|youre) (know|aware)",
       "(take|have) (your|all the|the) time",
       "not BEFORE/3 (rush|decide|pressure|need to decide|want you to feel)",
+      // "You don't pay again" is a term of the offer, not a loss.
+      "you (dont|do not|wont|will not|never) (pay|have to pay|need to pay)",
     ],
     examples: [
       "If you don't lock it in before I hang up, the rebate's gone.",
@@ -214,6 +227,10 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "You have to decide today, I can't hold it past the end of the call.",
       "Once I hang up this offer's off the table.",
       "Everybody else already grabbed theirs, you really don't want to miss this.",
+      "The intro rate finishes Friday, and after that it's back to the full price, nothing I can do.",
+      "I can only keep this slot for you until tomorrow morning, then it goes to someone else.",
+      "Honestly the offer runs out tonight, so if you want it, it's now.",
+      "I can hold the price till Thursday, after that it goes to the next customer on the list.",
     ],
     negatives: [
       "Can you call him now? I can hold.",
@@ -248,6 +265,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     speaker: "rep",
     severity: "critical",
     threshold: 0.99,
+    // Asking for the card "if you want" is still asking for it on the call.
+    skip_hypothetical: false,
     patterns: [
       "(read|give|tell|need|have|get|take|confirm|grab|provide|what is|whats) NEAR/6 (card number|card details|long number|credit card|debit card|cvv|cvc|security code|three digit code|expiration|expiry|account number|routing number|sort code|iban|social security|ssn|social|pin)",
       "(card|account|routing|social security) number NEAR/6 (please|go ahead|ready|when youre|whenever)",
@@ -278,6 +297,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "We never take payment information on a call.",
       "Your account number is on the top of the invoice, for your reference.",
       "I'll email you a secure link where you can set it up yourself.",
+      "That price includes the numbers on the back of the shirts and a logo on the front.",
+      "The part number is on the back of the unit, on the silver sticker.",
     ],
   },
   {
@@ -295,6 +316,12 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(only|best|cheapest|lowest) NEAR/4 (one|ones|company|provider|plan|price|option|methods|way|system|product|firm|vendor|supplier|brand|service|platform) NEAR/6 (market|country|anywhere|world|out there|that does|that can|that will|county|state|region|city|area|industry|town)",
       "never (foul*|clog*|rust*|leak*|break*|wear* out|need* servic*|need* maint*|need* replac*|require* maint*)",
       "(nothing|nobody|no one) else (does|can|offers|has|comes close|touches)",
+      "(nothing|nobody|no one) else BEFORE/4 (comes close|come close|touches|compares|matches|beats)",
+      "(nobody|no one|noone|no company|no other) BEFORE/6 (cheaper|better|faster|lower|more reliable|more accurate|beats|beat) BEFORE/3 (us|ours|we)",
+      "the most BEFORE/3 (on the market|in the industry|in the country|in the world|out there|in the business)",
+      "never (had|seen|lost|missed|dropped) BEFORE/3 single",
+      // "There's nothing we can't bring over": an absolute about what the product does.
+      "nothing BEFORE/6 (we|it|they) (cant|cannot|can not|wont|doesnt|does not)",
       "never (had|seen|got) a (single )?(remake|complaint|failure|problem|issue|return|callback|breakdown|leak|claim denied)",
       "(first time|right|works) every (single )?time",
       "(take* out|remov*|eliminat*|kill*|block*|stop*|catch*|filter*) NEAR/4 (hundred percent|100 percent)",
@@ -339,6 +366,11 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "We're the only licensed installer in the county, everybody else subcontracts.",
       "The coating never rusts and never needs maintenance, you'll forget it's there.",
       "Our filters are the best there is, no other brand comes close to them.",
+      "Nobody in the country does this cheaper than us, like for like.",
+      "We've never had a single hour of downtime, not once, in any building.",
+      "There's nothing in your old system we can't move across, every record, every time.",
+      "Ours is simply the most reliable on the market, nothing else out there comes close.",
+      "No other firm beats us on price, full stop.",
     ],
     negatives: [
       "On this lease there's no mileage cap, you settle on resale value at the end.",
