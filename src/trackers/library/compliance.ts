@@ -7,6 +7,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     category: "disclosure",
     type: "recording_disclosure",
     speaker: "rep",
+    // A disclosure heard where there was none hides a missing one: the model alone must be sure (0.8 by leave-one-writer-out; 0.9 missed a real one).
+    threshold: 0.8,
     patterns: [
       "(record*|monitor*|tape*|taping) NEAR/6 (call|calls|line|conversation|chat|this|these|today)",
       "recorded line",
@@ -74,7 +76,11 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(i|we) (will |can |would )?(guarantee|promise) (it|that|this|you)",
       "(its|it be|thats|that be) (guaranteed|a lock|a sure thing|a done deal)",
       "(guarantee|guaranteed) NEAR/6 (within|on site|zero|never|every|approved|approval|police|response)",
-      "bet my (job|house|life)",
+      "(bet|stake) my (job|house|life|reputation|name|career)",
+      // Promise idioms that never say "guarantee": "you have my word", "there's no way you won't save".
+      "(you have|youve got|you got) my word",
+      "no way (you|it|this|that) (wont|will not|doesnt|does not|dont|do not|wouldnt|would not) (see|save|make|earn|work|pay|grow|get|come)",
+      "(will|ll|going to) (definitely|certainly|absolutely|for sure) NEAR/6 (results|return*|profit*|savings|double|triple|pass|approved|rank|sell|recover|pay for itself|pay off)",
       // A result promised with "guaranteed" tacked on: "it'll be sorted in two days, guaranteed".
       "(will|ll) BEFORE/8 guaranteed",
     ],
@@ -105,6 +111,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "I can assure you the house will sell above asking with us.",
       "The energy savings are certain, you'll cut your bill in half.",
       "It'll be fixed within two days, guaranteed, or the next month is free.",
+      "You have my word, your sales will be up by the end of the quarter.",
+      "There's no way you won't see the savings, I'd stake my reputation on it.",
+      "This will definitely pay for itself before the year's out.",
       "You will get the refund, one hundred percent, I'll make sure of it.",
     ],
     negatives: [
