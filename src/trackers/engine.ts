@@ -87,7 +87,8 @@ interface Verdict {
 /** A tracker set read for detection, built once per set: anchors numbered across all its patterns, models banked. */
 interface Plan {
   anchors: AnchorIndex;
-  bank: ModelBank;
+  /** Per speaker role, the models of the trackers that apply to it: a rep sentence never pays for the customer models. */
+  banks: Record<SpeakerRole, ModelBank>;
   /** Per tracker: its patterns' and exclusions' numbers in the anchor index. */
   patterns: number[][];
   exclude: number[][];
@@ -127,7 +128,9 @@ function planOf(trackers: CompiledTracker[]): Plan {
     customer: ks.filter((k) => fits(trackers[k].def, "customer")),
     unknown: ks.filter((k) => fits(trackers[k].def, "unknown")),
   };
-  plan = { anchors, bank: new ModelBank(trackers.map((t) => t.model)), patterns, exclude, slot, byRole };
+  const bankOf = (ks: number[]) => new ModelBank(trackers.map((t, k) => (ks.includes(k) ? t.model : null)));
+  const banks = { rep: bankOf(byRole.rep), customer: bankOf(byRole.customer), unknown: bankOf(byRole.unknown) };
+  plan = { anchors, banks, patterns, exclude, slot, byRole };
   plans.set(trackers, plan);
   return plan;
 }
@@ -253,10 +256,10 @@ export function detect(segments: TranscriptSegment[], trackers: CompiledTracker[
     if (applicable.length === 0) return;
     done.fill(0);
     // The rep line before was usually just read for its own trackers: its sentences are reused for the context.
-    const line = new LineScores(prevText === undefined ? NO_CONTEXT : contextOf(prevText, read?.i === i - 1 ? read.sentences : undefined), plan.bank);
+    const line = new LineScores(prevText === undefined ? NO_CONTEXT : contextOf(prevText, read?.i === i - 1 ? read.sentences : undefined), plan.banks[role]);
     const sentences = readUtterance(seg.text);
     read = { i, sentences };
-    for (const s of sentences) line.sentences.push(new SentenceScores(s, plan.bank, line));
+    for (const s of sentences) line.sentences.push(new SentenceScores(s, plan.banks[role], line));
     for (const sc of line.sentences) {
       const s = sc.sentence;
       const words = s.words;

@@ -46,8 +46,9 @@ async function benchRules() {
   console.log(
     `rules: one-hour transcript (${t.segments.length} segments, ${t.segments.reduce((a, s) => a + s.text.split(/\s+/).length, 0)} words): median ${median(rates).toFixed(1)} reports/s (runs: ${rates.map((r) => r.toFixed(1)).join(", ")}); CPU median ${median(cpu).toFixed(1)} ms/report (runs: ${cpu.map((x) => x.toFixed(1)).join(", ")}); load after ${os.loadavg()[0].toFixed(1)}`,
   );
-  // The same hour with no line repeated: every segment judged, none reused from earlier in the call.
-  const distinct = { ...t, segments: t.segments.map((s, k) => ({ ...s, text: `${s.text} Ref ${k}.` })) };
+  // The same hour with no line repeated: every segment judged, none reused from earlier in the call. The
+  // segment's number goes inside its last sentence: a sentence of its own would double the sentences judged.
+  const distinct = { ...t, segments: t.segments.map((s, k) => ({ ...s, text: s.text.replace(/([.?!]*)$/, ` ${k}$1`) })) };
   const dcpu: number[] = [];
   for (let run = 0; run < 3; run++) {
     const copies = Array.from({ length: 10 }, () => structuredClone(distinct));
