@@ -19,6 +19,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       // The kind, not one verb: a transcript, a notes tool or a listener on this conversation is a disclosure too.
       "(got|have|has|keep|switched|turned) BEFORE/3 (recording|recorder|transcription|transcript) (on|running|rolling)",
       "transcrib* NEAR/6 (call|calls|conversation|chat|this|these|today)",
+      "(recording|recorder|transcription|transcript|notetaking|note taking) (tool|app|software|bot|assistant|system|thing)? (on|running|rolling|going|switched on|turned on)",
+      "(phone|phones|line|lines) NEAR/4 (record|recording|recorded|records)",
       "(notes|note taking|notetaker|note taker|ai) (tool|app|assistant|bot) NEAR/8 (call|calls|conversation|chat|this|listening|running|on)",
       "(supervisor|manager|coach|team lead|quality team|colleague) NEAR/4 (listening|listens|listen in|on the line|monitoring)",
     ],
@@ -43,6 +45,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "I'm recording this so I don't have to take notes, is that okay?",
       "Our calls are taped for compliance, just so you're aware.",
       "FYI the recorder's running on my end, it's company policy.",
+      "Heads up, I've got my transcription app running so I can listen instead of typing.",
+      "Our phones are set up to record now, just so you know.",
       "Before anything else, I want to let you know this call is recorded.",
       "You're on a recorded line, by the way.",
       "I'll be recording our chat today for my notes, if that's alright.",
@@ -60,6 +64,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "You can record your hours in the app.",
       "Our training sessions are recorded, so your staff can watch them whenever they like.",
       "The webinars get recorded and posted in the help centre afterwards.",
+      "Thanks for taking my call, I know you're busy.",
+      "Thanks for calling me back so quickly.",
+      "Sorry to call you at dinner time, I'll be quick.",
     ],
   },
   {
@@ -77,12 +84,19 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(its|it be|thats|that be) (guaranteed|a lock|a sure thing|a done deal)",
       "(guarantee|guaranteed) NEAR/6 (within|on site|zero|never|every|approved|approval|police|response)",
       "(bet|stake) my (job|house|life|reputation|name|career)",
+      "(put|stake|bet) my (name|reputation|house|job|life) (on|to) (it|that|this)",
+      "(looking at|youll get|you will get|youll make|you will make|expect) BEFORE/6 (percent|return*) NEAR/4 (minimum|at least)",
       // Promise idioms that never say "guarantee": "you have my word", "there's no way you won't save".
       "(you have|youve got|you got) my word",
+      "take (that|it|this) to the bank",
+      "(will|ll|gets|get|paid|pays) BEFORE/10 (whatever happens|no matter what)",
       "no way (you|it|this|that) (wont|will not|doesnt|does not|dont|do not|wouldnt|would not) (see|save|make|earn|work|pay|grow|get|come)",
       "(will|ll|going to) (definitely|certainly|absolutely|for sure) NEAR/6 (results|return*|profit*|savings|double|triple|pass|approved|rank|sell|recover|pay for itself|pay off)",
       // A result promised with "guaranteed" tacked on: "it'll be sorted in two days, guaranteed".
       "(will|ll) BEFORE/8 guaranteed",
+      "(i|we) (be|am|are) (promising|guaranteeing) (you|it|that|this)",
+      // An outcome with a certainty tacked on: "you will save three hundred a year, that's locked in".
+      "(save|saving|savings|return*|profit*|results|earn*|hit|grow*|double) BEFORE/12 (locked in|a lock|a given|no question|no doubt about it|whatever happens|no matter what)",
     ],
     exclude: [
       "(past|previous|historical) NEAR/4 (performance|results|returns)",
@@ -114,6 +128,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "You have my word, your sales will be up by the end of the quarter.",
       "There's no way you won't see the savings, I'd stake my reputation on it.",
       "This will definitely pay for itself before the year's out.",
+      "You'll cut your heating bill by a third, that's locked in, no question.",
+      "I'm promising you, the shipment lands in three weeks, not a day later.",
+      "Your family gets the full amount the day you're approved, whatever happens.",
       "You will get the refund, one hundred percent, I'll make sure of it.",
     ],
     negatives: [
@@ -137,7 +154,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     severity: "high",
     threshold: 0.97,
     patterns: [
-      "(risk free|riskfree|no risk|zero risk|without risk|without any risk|nothing to lose|cant lose|cannot lose|can not lose|no downside|cant go wrong|can not go wrong|safe as|completely safe|totally safe|fully protected|no way to lose)",
+      "(risk free|riskfree|no risk|zero risk|without risk|without any risk|nothing to lose|cant lose|cannot lose|can not lose|no downside|zero downside|cant go wrong|can not go wrong|safe as|completely safe|totally safe|fully protected|no way to lose|no lose)",
+      "(wont|will not|never|not) (lose|lost) (a penny|a cent|a dime|a thing|anything|a dollar)",
+      "(not|never) (risking|putting at risk) (anything|a thing|a penny|a cent|a dime|a dollar|your money)",
     ],
     exclude: [
       "(not|no|never|nothing|nobody) BEFORE/3 (risk free|without risk|completely safe|totally safe)",
@@ -159,6 +178,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "There's no risk at all on your side.",
       "Your money is fully protected whatever happens to the markets.",
       "It's a no-lose situation for you, really.",
+      "You're not risking a penny here, worst case you switch back, zero downside.",
       "This is the safest bet you'll ever make, zero risk.",
     ],
     negatives: [
@@ -192,18 +212,24 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(lose|miss) (this|it|out) BEFORE/4 (by|after|tomorrow|tonight|today)",
       "(dont|do not) want you to (miss|lose)",
       "(leave|leaving) BEFORE/4 (on the table)",
-      "(only|just) NEAR/3 (today|tonight|this call|right now|few (left|spots|hours))",
+      // Adjacent only: "just so you know, this call is recorded" and "she just signs it tonight" are no deadline.
+      "(only|just) (for )?(today|tonight|this call|right now)",
+      "(only|just) (a )?(few|couple) (left|spots|places|seats|hours)",
+      "(valid|good|holds|available|only|just) (only )?(till|until|til|through) (today|tonight|tomorrow|midnight|noon|the weekend|friday|saturday|sunday|monday|end of|the end|the first|the second|the third|the fourth|the fifth|the tenth|the fifteenth|the twentieth|the twenty|the thirtieth|the thirty)",
+      "(if|unless) (we|you) (dont|do not) BEFORE/5 (today|tonight|right now|this call|before we hang up)",
       "(only|just) (holds|good|valid|stands|applies) NEAR/8 (this call|today|tonight|right now|hang up)",
       "hang up NEAR/6 (goes|go up|gone|jumps|back to|full price|expire*|disappear*)",
       "(only|just) (for|if|until) NEAR/6 (sign*|commit*|decide*|book*|lock*) NEAR/4 (this week|today|tonight|now|this call|friday|by)",
       "(after|past) (friday|monday|tomorrow|tonight|today|midnight|the weekend|this week) NEAR/4 (gone|goes up|go up|double|expire*|lose|over)",
-      "once (it|its|it be|thats|that be) gone",
+      "once (it|its|it be|thats|that be|they|theyre|they be) gone",
       "(need|have) NEAR/4 (answer|commitment|decision|yes) NEAR/4 (now|today|tonight|call|hang up)",
       // A deadline said with another verb: the promo "finishes Friday", the rate "runs out" tonight.
-      "(rate|price|pricing|offer|deal|discount|promo*|spot|space|slot|allocation|bonus) NEAR/8 (finish*|runs out|run out|stops|ends|lapses|expires) NEAR/4 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|end of)",
+      "(rate|price|pricing|offer|deal|discount|promo*|spot|space|slot|allocation|bonus) NEAR/8 (finish*|runs out|run out|stops|ends|lapses|expires|dies|closes) NEAR/8 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|end of)",
       // Holding something only until a near deadline, then the loss: "I can only hold this pricing until Friday".
       "(only|just) (hold|keep|save|reserve|honour|honor) NEAR/8 (until|till|til|through) NEAR/3 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|end of|five|four|six)",
-      "after (that|then|friday|monday|today|tonight|tomorrow|the weekend|this week) NEAR/5 (back to|full price|goes up|go up|another (client|customer|buyer|company)|someone else|next in line)",
+      "after (that|then|friday|monday|today|tonight|tomorrow|the weekend|this week) NEAR/5 (back to|full price|list|list price|goes up|go up|another (client|customer|buyer|company)|someone else|next in line)",
+      // The price after the deadline, said as a number: "after that it's forty-seven".
+      "after (that|then|friday|monday|sunday|saturday|today|tonight|tomorrow|the weekend|this week) (its|it be|it s|the price be|youre paying|you be paying) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|double)",
     ],
     exclude: [
       "no (pressure|rush|hurry)",
@@ -212,7 +238,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(take|have) (your|all the|the) time",
       "not BEFORE/3 (rush|decide|pressure|need to decide|want you to feel)",
       // "You don't pay again" is a term of the offer, not a loss.
-      "you (dont|do not|wont|will not|never) (pay|have to pay|need to pay)",
+      "you (dont|do not|wont|will not|never) (pay|have to pay|need to pay|lose)",
     ],
     examples: [
       "If you don't lock it in before I hang up, the rebate's gone.",
@@ -265,6 +291,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "The price is valid for thirty days, so there's plenty of time.",
       "I don't want you to feel rushed into anything.",
       "Our open enrollment period ends in December, just so you know the dates.",
+      "There's a six-month waiting period on crowns, I don't want you surprised later.",
+      "Installs usually take two weeks from signing, so plan for that.",
     ],
   },
   {
@@ -277,11 +305,12 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     // Asking for the card "if you want" is still asking for it on the call.
     skip_hypothetical: false,
     patterns: [
-      "(read|give|tell|need|have|get|take|confirm|grab|provide|what is|whats) NEAR/6 (card number|card details|long number|credit card|debit card|cvv|cvc|security code|three digit code|expiration|expiry|account number|routing number|sort code|iban|social security|ssn|social|pin)",
+      "(read|give|tell|need|have|get|take|confirm|grab|provide|what is|whats) NEAR/6 (card number|card details|long number|credit card|debit card|cvv|cvc|security code|three digit code|expiration date|expiry date|account number|routing number|sort code|iban|social security|ssn|social|pin)",
       "(card|account|routing|social security) number NEAR/6 (please|go ahead|ready|when youre|whenever)",
       "(numbers|digits) NEAR/3 (front|back) of (the|your) card",
     ],
-    exclude: ["(not|never|no need to) BEFORE/5 (read|give|tell|share|ask|need|take|say)", "(secure|payment) link"],
+    // The refusal is next to its verb ("I won't ask for", "no need to read"): a "not" further back belongs to another clause.
+    exclude: ["(not|never|no need to) BEFORE/3 (read|give|tell|share|ask|need|take|say)", "(secure|payment) link"],
     examples: [
       "Can you read me the card number you'd like to use, and the expiration date?",
       "I'll just need your social security number to run the application.",
@@ -329,6 +358,11 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(nobody|no one|noone|no company|no other) BEFORE/6 (cheaper|better|faster|lower|more reliable|more accurate|beats|beat) BEFORE/3 (us|ours|we)",
       "the most BEFORE/3 (on the market|in the industry|in the country|in the world|out there|in the business)",
       "never (had|seen|lost|missed|dropped) BEFORE/3 single",
+      "never (had|seen|lost|missed|dropped) (one|a) (minute|hour|day|second|complaint|failure|problem|outage|breakdown|breach|incident|callback) NEAR/6 (ever|not once|never)",
+      "(nobody|no one|nothing|no other) BEFORE/6 (comes close|come close|touches|compares) BEFORE/3 (us|ours|it|them)",
+      "(nobody|no one|nothing) NEAR/3 (getting|get|gets|going to get|gonna get) (past|through|around)",
+      "(cant|cannot|can not|never) (get|gets|got) (anything|a thing|something) wrong",
+      "never BEFORE/3 ever",
       // "There's nothing we can't bring over": an absolute about what the product does.
       "nothing BEFORE/6 (we|it|they) (cant|cannot|can not|wont|doesnt|does not)",
       "never (had|seen|got) a (single )?(remake|complaint|failure|problem|issue|return|callback|breakdown|leak|claim denied)",
@@ -349,6 +383,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(there are|there be|with) NEAR/2 (exclusions|exceptions|limits)",
       // Refund terms with their conditions are terms, not a promise: "refundable in full up to ninety days out".
       "(in full|refund*) NEAR/6 (up to|within|until|days out|days before|days notice|if you cancel)",
+      // A plan's schedule of benefits ("cleanings at a hundred percent, fillings at eighty") is a term.
+      "(at|covered at) (a )?(hundred percent|100 percent)",
     ],
     examples: [
       "We're the only company in the state that's fully licensed for this.",
@@ -378,6 +414,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "Nobody in the country does this cheaper than us, like for like.",
       "We've never had a single hour of downtime, not once, in any building.",
       "There's nothing in your old system we can't move across, every record, every time.",
+      "Nobody in this business comes close to us on reliability, we've never had one outage, ever.",
+      "With our sensors, nobody's getting past it, there's no way around them.",
+      "It never makes a mistake, ever, it literally can't get anything wrong.",
       "Ours is simply the most reliable on the market, nothing else out there comes close.",
       "No other firm beats us on price, full stop.",
     ],
