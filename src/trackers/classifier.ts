@@ -63,7 +63,9 @@ export function train(examples: TrainingExample[], opts: TrainOptions = {}): Lin
     }
   }
   const weights: Record<string, number> = {};
-  for (const [f, v] of [...w.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (Math.abs(v) >= 0.01) weights[f] = Math.round(v * 1000) / 1000;
+  // Weights under 0.05 change no verdict (leave-one-writer-out over fifteen writers: the same figures as at 0.01)
+  // but are a quarter of the postings every sentence walks.
+  for (const [f, v] of [...w.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (Math.abs(v) >= 0.05) weights[f] = Math.round(v * 1000) / 1000;
   return { bias: Math.round(bias * 1000) / 1000, weights };
 }
 
