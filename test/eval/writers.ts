@@ -2,7 +2,27 @@ import type { LabelledLine } from "../../src/trackers/labelled-lines.js";
 import { loadSplit, type CorpusCall } from "./corpus.js";
 
 /** The dev split's batches, one per writer: a call's id starts with its batch ("dev-", "dev2-", ...). */
-export const WRITERS = ["dev", "dev2", "dev3", "dev4", "dev7", "dev8", "dev9", "dev10", "dev11", "dev12", "dev13", "dev14", "dev15", "dev16", "dev17"] as const;
+export const WRITERS = [
+  "dev",
+  "dev2",
+  "dev3",
+  "dev4",
+  "dev7",
+  "dev8",
+  "dev9",
+  "dev10",
+  "dev11",
+  "dev12",
+  "dev13",
+  "dev14",
+  "dev15",
+  "dev16",
+  "dev17",
+  "dev18",
+  "dev19",
+  "dev20",
+  "dev21",
+] as const;
 
 export function writerOf(call: CorpusCall): string {
   return call.id.slice(0, call.id.indexOf("-"));

@@ -157,6 +157,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(risk free|riskfree|no risk|zero risk|without risk|without any risk|nothing to lose|cant lose|cannot lose|can not lose|no downside|zero downside|cant go wrong|can not go wrong|safe as|completely safe|totally safe|fully protected|no way to lose|no lose)",
       "(wont|will not|never|not) (lose|lost) (a penny|a cent|a dime|a thing|anything|a dollar)",
       "(not|never) (risking|putting at risk) (anything|a thing|a penny|a cent|a dime|a dollar|your money)",
+      "nothing BEFORE/3 to lose",
+      "(zero|no) (exposure|risk exposure)",
     ],
     exclude: [
       "(not|no|never|nothing|nobody) BEFORE/3 (risk free|without risk|completely safe|totally safe)",
@@ -217,6 +219,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(only|just) (a )?(few|couple) (left|spots|places|seats|hours)",
       "(valid|good|holds|available|only|just) (only )?(till|until|til|through) (today|tonight|tomorrow|midnight|noon|the weekend|friday|saturday|sunday|monday|end of|the end|the first|the second|the third|the fourth|the fifth|the tenth|the fifteenth|the twentieth|the twenty|the thirtieth|the thirty)",
       "(if|unless) (we|you) (dont|do not) BEFORE/5 (today|tonight|right now|this call|before we hang up)",
+      // A deadline and the loss in one breath: "if your application's not in by Friday, that price is gone".
+      "(if|unless) BEFORE/8 (by|before) (today|tonight|tomorrow|midnight|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|the end) BEFORE/10 (gone|go up|goes up|lose|expire*|double)",
       "(only|just) (holds|good|valid|stands|applies) NEAR/8 (this call|today|tonight|right now|hang up)",
       "hang up NEAR/6 (goes|go up|gone|jumps|back to|full price|expire*|disappear*)",
       "(only|just) (for|if|until) NEAR/6 (sign*|commit*|decide*|book*|lock*) NEAR/4 (this week|today|tonight|now|this call|friday|by)",
@@ -234,6 +238,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     exclude: [
       "no (pressure|rush|hurry)",
       "back to (normal|you|business|work|the office)",
+      "(at|lock*) today (price|prices|rate|rates)",
       "just so (you|youre) (know|aware)",
       "(take|have) (your|all the|the) time",
       "not BEFORE/3 (rush|decide|pressure|need to decide|want you to feel)",
@@ -356,6 +361,10 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(nothing|nobody|no one) else (does|can|offers|has|comes close|touches)",
       "(nothing|nobody|no one) else BEFORE/4 (comes close|come close|touches|compares|matches|beats)",
       "(nobody|no one|noone|no company|no other) BEFORE/6 (cheaper|better|faster|lower|more reliable|more accurate|beats|beat) BEFORE/3 (us|ours|we)",
+      "(nobody|no one|noone|no company|no other) BEFORE/6 (more|better|cheaper|faster|lower) than (us|ours|we|@name)",
+      "(the )?best in the (business|industry|market|country|world|state|city|region)",
+      "every single one",
+      "(works|integrates|compatible|connects) with (every|any|all) NEAR/6 (out there|on the market|there is|ever made)",
       "the most BEFORE/3 (on the market|in the industry|in the country|in the world|out there|in the business)",
       "never (had|seen|lost|missed|dropped) BEFORE/3 single",
       "never (had|seen|lost|missed|dropped) (one|a) (minute|hour|day|second|complaint|failure|problem|outage|breakdown|breach|incident|callback) NEAR/6 (ever|not once|never)",

@@ -156,7 +156,9 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
     patterns: [
       "(send|email|shoot) BEFORE/5 (contract|agreement|paperwork|order form|docusign|invoice|application|purchase order|po)",
       "(lets|let us) (do it|go ahead|go for it|move forward|get (it|this) (started|going|signed))",
-      "(go|going|move|moving) (ahead|forward) NEAR/6 (with|it|this|today|then)",
+      // "Go ahead" then what goes ahead: "this is Yesi, go ahead, but quick" opens a call, it buys nothing.
+      "(go|going|move|moving) (ahead|forward) BEFORE/6 (with|it|this|today|then)",
+      "(set|sign) (me|us) up",
       "(ill|i will|we will|well|lets|let us|ready to|can) BEFORE/2 (sign|signing) BEFORE/3 (it|today|tonight|now|this|the contract|the agreement|here)",
       "(well|we will|i will|ill) (take|buy|get) (it|that|them|the|both)",
       "(count us in|sign us up|sign me up|youve got a deal|you have a deal|its a deal|youve got me|you got me)",
@@ -171,6 +173,8 @@ export const SIGNAL_TRACKERS: LibraryTracker[] = [
       "(not|never|dont|wont|cant) NEAR/4 (sign|go ahead|move forward|buy|take|ready)",
       "(if|once|when|before) NEAR/4 (sign|go ahead|move forward)",
       "sign* off",
+      // A base-form pattern word meets every form: "my daughter signed me up for something?" reports, it commits to nothing.
+      "signed (me|us) up",
     ],
     negatable: true,
     examples: [
