@@ -10,19 +10,20 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BUILTIN_TRACKERS } from "../src/trackers/library/index.js";
-import { fingerprint, trainTracker, type WeightsFile } from "../src/trackers/train.js";
+import { fingerprint, trainTracker } from "../src/trackers/train.js";
+import { type BuiltinModels, packWeights } from "../src/trackers/weights-file.js";
 import { devCalls, labelledLines, WRITERS } from "../test/eval/writers.js";
 
 const calls = devCalls(WRITERS);
 const lines = labelledLines(calls);
 console.log(`dev corpus: ${calls.length} calls, ${lines.length} labelled lines`);
-const out: WeightsFile = { models: {} };
+const models: BuiltinModels = {};
 for (const t of BUILTIN_TRACKERS) {
   const model = trainTracker(t, BUILTIN_TRACKERS, lines);
   if (!model) continue;
-  out.models[t.id] = { fingerprint: fingerprint(t, BUILTIN_TRACKERS), ...model };
+  models[t.id] = { fingerprint: fingerprint(t, BUILTIN_TRACKERS), ...model };
   console.log(`${t.id}: ${t.examples.length} examples, ${Object.keys(model.weights).length} weights`);
 }
 const file = path.join(path.dirname(fileURLToPath(import.meta.url)), "../src/trackers/weights.json");
-fs.writeFileSync(file, `${JSON.stringify(out)}\n`);
+fs.writeFileSync(file, `${JSON.stringify(packWeights(models))}\n`);
 console.log(`wrote ${file}`);

@@ -1,7 +1,8 @@
 import { TrackerFileSchema, toTrackerDef, type TrackerDef } from "./format.js";
 import { compile, type CompiledTracker } from "./engine.js";
 import { BUILTIN_TRACKERS } from "./library/index.js";
-import { fingerprint, trainTracker, type WeightsFile } from "./train.js";
+import { fingerprint, trainTracker } from "./train.js";
+import { type BuiltinModels, type StoredWeights, unpackWeights } from "./weights-file.js";
 import weights from "./weights.json" with { type: "json" };
 
 /** The effective tracker list of a company: built-ins, minus disabled, with its own added or replacing built-ins by id. */
@@ -15,10 +16,10 @@ export function effectiveTrackers(override: unknown): TrackerDef[] {
   return merged;
 }
 
-let committed = (weights as WeightsFile).models;
+let committed = unpackWeights(weights as StoredWeights);
 
 /** Swaps the built-in models (cross-validation trains its own per fold) and forgets compiled sets built from the old ones. */
-export function useBuiltinModels(models: WeightsFile["models"]): void {
+export function useBuiltinModels(models: BuiltinModels): void {
   committed = models;
   cache.clear();
 }

@@ -97,7 +97,3 @@ export function trainTracker(t: TrackerDef, all: TrackerDef[], lines: LabelledLi
   if (t.examples.length === 0) return null;
   return train([...trainingSet(t, all), ...lineExamples(t, lines)], opts);
 }
-
-export interface WeightsFile {
-  models: Record<string, { fingerprint: string } & LinearModel>;
-}

@@ -1,13 +1,14 @@
-import { type CorpusCall, corpusTranscript } from "./corpus.js";
+import { BREACH_ALERTS, type CorpusCall, corpusTranscript } from "./corpus.js";
+import { OBJECTION_TYPES, SIGNAL_TYPES } from "./detections.js";
 
 /** The corpus's closed label set (docs/analyzers.md, "Evaluation"). */
 export const CORPUS_LABELS = new Set([
-  ...["price", "timing", "competitor", "authority", "need", "trust", "contract"].map((t) => `objection:${t}`),
-  ...["implementation", "pricing_terms", "commitment", "next_step_acceptance"].map((t) => `signal:${t}`),
+  ...OBJECTION_TYPES.map((t) => `objection:${t}`),
+  ...SIGNAL_TYPES.map((t) => `signal:${t}`),
   "next_step",
   "discovery_question",
   "disclosure",
-  ...["guarantee", "risk_free", "pressure", "sensitive_data", "absolute_claim"].map((t) => `breach:${t}`),
+  ...Object.keys(BREACH_ALERTS).map((t) => `breach:${t}`),
 ]);
 
 const OUTCOMES = new Set(["closed_won", "follow_up_scheduled", "closed_lost", "no_decision"]);

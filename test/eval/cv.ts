@@ -15,7 +15,8 @@
  */
 import { BUILTIN_TRACKERS } from "../../src/trackers/library/index.js";
 import { useBuiltinModels } from "../../src/trackers/registry.js";
-import { fingerprint, trainTracker, type WeightsFile } from "../../src/trackers/train.js";
+import { fingerprint, trainTracker } from "../../src/trackers/train.js";
+import type { BuiltinModels } from "../../src/trackers/weights-file.js";
 import { prf, type Tally } from "./detections.js";
 import { emptyFigures, groupTally, scoreCorpus, type CorpusFigures } from "./score-corpus.js";
 import { devCalls, labelledLines, WRITERS } from "./writers.js";
@@ -37,10 +38,10 @@ for (const kv of (arg("threshold") ?? "").split(",").filter(Boolean)) {
   for (const t of BUILTIN_TRACKERS) if (t.category === category || t.id === category) t.threshold = Number(value);
 }
 
-function modelsFor(trainWriters: string[]): WeightsFile["models"] {
+function modelsFor(trainWriters: string[]): BuiltinModels {
   const lines = labelledLines(devCalls(trainWriters));
   const noLines = (arg("no-lines") ?? "").split(",");
-  const models: WeightsFile["models"] = {};
+  const models: BuiltinModels = {};
   for (const t of BUILTIN_TRACKERS) {
     const m = trainTracker(t, BUILTIN_TRACKERS, noLines.includes(t.category) ? [] : lines, opts);
     if (m) models[t.id] = { fingerprint: fingerprint(t, BUILTIN_TRACKERS), ...m };

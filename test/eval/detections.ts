@@ -1,8 +1,8 @@
 import type { Report } from "../../src/report/schema.js";
 import type { Expected } from "./script.js";
 
-const OBJECTION_TYPES = ["price", "timing", "competitor", "authority", "need", "trust", "contract"];
-const SIGNAL_TYPES = ["implementation", "pricing_terms", "commitment", "next_step_acceptance"];
+export const OBJECTION_TYPES = ["price", "timing", "competitor", "authority", "need", "trust", "contract"];
+export const SIGNAL_TYPES = ["implementation", "pricing_terms", "commitment", "next_step_acceptance"];
 
 /** Keyword fallbacks for free-text items written by a language model. */
 const OBJECTION_WORDS: Record<string, RegExp> = {

@@ -6,7 +6,8 @@ import { BUILTIN_TRACKERS } from "../../src/trackers/library/index.js";
 import { matchPattern, parsePattern, PatternError } from "../../src/trackers/pattern.js";
 import { buildTrackers, effectiveTrackers } from "../../src/trackers/registry.js";
 import { readUtterance } from "../../src/trackers/text.js";
-import { exampleFeatures, fingerprint, lineExamples, trainTracker, type WeightsFile } from "../../src/trackers/train.js";
+import { exampleFeatures, fingerprint, lineExamples, trainTracker } from "../../src/trackers/train.js";
+import { type StoredWeights, unpackWeights } from "../../src/trackers/weights-file.js";
 import { devCalls, labelledLines, WRITERS } from "../eval/writers.js";
 
 const words = (text: string) => readUtterance(text).flatMap((s) => s.tokens.filter((t) => !t.punct));
@@ -114,7 +115,7 @@ describe("trackers", () => {
   });
 
   it("the committed weights are what training on the library and the dev corpus gives (run npm run train:trackers after changing either)", () => {
-    const models = (weights as WeightsFile).models;
+    const models = unpackWeights(weights as StoredWeights);
     for (const t of BUILTIN_TRACKERS.filter((x) => x.examples.length > 0)) {
       expect(models[t.id]?.fingerprint, t.id).toBe(fingerprint(t, BUILTIN_TRACKERS));
     }

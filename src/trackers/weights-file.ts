@@ -1,0 +1,48 @@
+import type { LinearModel } from "./classifier.js";
+
+/** The built-in models in memory: per tracker id, its weights and the fingerprint of what it was trained from. */
+export type BuiltinModels = Record<string, { fingerprint: string } & LinearModel>;
+
+/**
+ * The built-in models as committed (src/trackers/weights.json). A feature
+ * such as "price" has a weight in many models, so names are stored once and
+ * each model lists its weights as postings: pairs of (feature index minus the
+ * previous one, weight in thousandths). Training rounds weights to thousandths,
+ * so unpacking gives back exactly the numbers trained, at about half the size
+ * of one name-to-weight map per model.
+ */
+export interface StoredWeights {
+  features: string[];
+  models: Record<string, { fingerprint: string; bias: number; postings: number[] }>;
+}
+
+export function packWeights(models: BuiltinModels): StoredWeights {
+  const features = [...new Set(Object.values(models).flatMap((m) => Object.keys(m.weights)))].sort();
+  const index = new Map(features.map((f, i) => [f, i]));
+  const packed: StoredWeights["models"] = {};
+  for (const [id, m] of Object.entries(models)) {
+    const postings: number[] = [];
+    let last = 0;
+    for (const i of Object.keys(m.weights)
+      .map((f) => index.get(f)!)
+      .sort((a, b) => a - b)) {
+      postings.push(i - last, Math.round(m.weights[features[i]] * 1000));
+      last = i;
+    }
+    packed[id] = { fingerprint: m.fingerprint, bias: m.bias, postings };
+  }
+  return { features, models: packed };
+}
+
+export function unpackWeights(stored: StoredWeights): BuiltinModels {
+  const out: BuiltinModels = {};
+  for (const [id, m] of Object.entries(stored.models)) {
+    const weights: Record<string, number> = {};
+    for (let j = 0, i = 0; j < m.postings.length; j += 2) {
+      i += m.postings[j];
+      weights[stored.features[i]] = m.postings[j + 1] / 1000;
+    }
+    out[id] = { fingerprint: m.fingerprint, bias: m.bias, weights };
+  }
+  return out;
+}
