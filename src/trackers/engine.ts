@@ -230,6 +230,30 @@ function judge(plan: Plan, k: number, ct: CompiledTracker, s: Sentence, words: T
 const round = (p: number) => Math.round(p * 1000) / 1000;
 
 /**
+ * Kinds that rarely share a line: one line, one objection (5 % of the labelled
+ * objection lines carry two kinds). When several fire on a line, the kind its
+ * model scores highest stays, and another only when its own model is as sure
+ * as SHARED_LINE_SCORE. Leave-one-writer-out over 27 writers: call-level
+ * objection precision 0.79 -> 0.81 at recall 0.85 -> 0.83, F1 unchanged.
+ */
+const ONE_KIND_PER_LINE = new Set<TrackerCategory>(["objection"]);
+const SHARED_LINE_SCORE = 0.9;
+
+/** The hits of one segment less the runners-up of a one-kind-per-line category (hits without a score are kept). */
+export function oneKindPerLine(hits: TrackerHit[]): TrackerHit[] {
+  const best = new Map<TrackerCategory, TrackerHit>();
+  for (const h of hits) {
+    if (!ONE_KIND_PER_LINE.has(h.tracker.category) || h.reason.score === null) continue;
+    const b = best.get(h.tracker.category);
+    if (!b || h.reason.score > (b.reason.score ?? 0)) best.set(h.tracker.category, h);
+  }
+  if (best.size === 0) return hits;
+  return hits.filter(
+    (h) => h.reason.score === null || !best.has(h.tracker.category) || best.get(h.tracker.category) === h || h.reason.score >= SHARED_LINE_SCORE,
+  );
+}
+
+/**
  * Every tracker against every sentence of every segment; at most one hit per
  * tracker per segment (its first sentence that fires), in segment order.
  */
@@ -276,6 +300,7 @@ export function detect(segments: TranscriptSegment[], trackers: CompiledTracker[
         }
       }
     }
+    hits.splice(from, hits.length - from, ...oneKindPerLine(hits.slice(from)));
     seen.set(
       key,
       hits.slice(from).map(({ tracker, sentence, reason }) => ({ tracker, sentence, reason })),

@@ -76,9 +76,9 @@ const QUESTION_OPENERS = new Set([
   "has",
   "any",
 ]);
-/** Opens as a condition, or wishes: "if price were an issue…", "what if…", "risk-free would be nice". A mid-sentence "if" is not enough ("it closes tonight if you want a spot"). */
+/** Opens as a condition, or wishes: "if price were an issue…", "what if…", "risk-free would be nice". A mid-sentence "if" is not enough ("it closes tonight if you want a spot"); nor is "even if", which concedes and then asserts ("even if the market drops, you can't lose"). */
 const HYPOTHETICAL =
-  /^(?:(?:so|and|but|well|okay|um|uh|look|now)[, ]+)*(?:if|what if|even if|suppose|supposing|imagine|say)\b|\b(?:hypothetically|in theory|would be nice|would be great|would be lovely|i wish|we wish)\b/;
+  /^(?:(?:so|and|but|well|okay|um|uh|look|now)[, ]+)*(?:if|what if|suppose|supposing|imagine|say)\b|\b(?:hypothetically|in theory|would be nice|would be great|would be lovely|i wish|we wish)\b/;
 
 /** The same contractions typed without an apostrophe ("dont", "thats"), as transcripts and tracker files often have them. */
 const BARE: Record<string, string[]> = {
@@ -99,6 +99,8 @@ const BARE: Record<string, string[]> = {
   shouldnt: ["should", "not"],
   aint: ["be", "not"],
   thats: ["that"],
+  // Typed transcripts write "its" for "it's" as often as not; "it's" reads as "it", so both do.
+  its: ["it"],
   whats: ["what"],
   theres: ["there"],
   heres: ["here"],
@@ -119,6 +121,8 @@ const BARE: Record<string, string[]> = {
 
 export function splitWord(raw: string): string[] {
   const w = raw.replace(/[\u2018\u2019\u02bc`]/g, "'");
+  // A dropped g written out ("nothin'", "bein'"): the word as it would be spelled.
+  if (w.length > 4 && w.endsWith("in'")) return [`${w.slice(0, -1)}g`];
   const bare = BARE[w];
   if (bare) return bare;
   const whole = CONTRACTIONS[w];

@@ -18,11 +18,16 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(record|recording|recorder) (is|s) (on|running|rolling)",
       // The kind, not one verb: a transcript, a notes tool or a listener on this conversation is a disclosure too.
       "(got|have|has|keep|switched|turned) BEFORE/3 (recording|recorder|transcription|transcript) (on|running|rolling)",
-      "transcrib* NEAR/6 (call|calls|conversation|chat|this|these|today)",
+      "transcrib* NEAR/6 (call|calls|line|conversation|chat|this|these|today)",
       "(recording|recorder|transcription|transcript|notetaking|note taking) (tool|app|software|bot|assistant|system|thing)? (on|running|rolling|going|switched on|turned on)",
       "(phone|phones|line|lines) NEAR/4 (record|recording|recorded|records)",
       "(notes|note taking|notetaker|note taker|ai) (tool|app|assistant|bot) NEAR/8 (call|calls|conversation|chat|this|listening|running|on)",
       "(supervisor|manager|coach|team lead|quality team|colleague) NEAR/4 (listening|listens|listen in|on the line|monitoring)",
+      // The passive says it is happening to this conversation: "it's all being recorded on my side".
+      "(being|been) (recorded|taped|captured|transcribed|monitored)",
+      "(transcription|recording|recorder) (service|tool|app|software|system) NEAR/8 (line|call|calls|conversation|everything|this)",
+      "(notetaker|note taker|recorder|transcriber) NEAR/4 (running|on|going|listening)",
+      "(manager|supervisor|team|boss|coach) NEAR/4 (play|plays|listen|listens) BEFORE/3 back",
     ],
     exclude: [
       "not BEFORE/3 record*",
@@ -82,6 +87,12 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(you|your money) NEAR/3 (will|ll) (double|triple|grow)",
       "(i|we) (will |can |would )?(guarantee|promise) (it|that|this|you)",
       "(its|it be|thats|that be) (guaranteed|a lock|a sure thing|a done deal)",
+      // A certainty tag on a promise: "that one is a sure thing", "that part's a given".
+      "(that|this|it|one|part|which) (be )?(a sure thing|a given|a certainty|a done deal)",
+      // A future outcome vouched for by the rep: "your units won't break down, that one I can confirm".
+      "(will|wont|ll|never|not going to|not gonna) BEFORE/14 (i can (confirm|tell you|promise|assure)|i (will|ll) (confirm|promise)|for certain|for sure|you can count on (it|that))",
+      "(drop*|save*|cut*|grow*|go* up|go* down|come* down|fall*) BEFORE/8 percent BEFORE/6 (for sure|for certain|no doubt|no question|guaranteed)",
+      "(stake|bet) (the deal|the farm|the business|anything|money|my life|my licence|my license) on (it|that|this)",
       "(guarantee|guaranteed) NEAR/6 (within|on site|zero|never|every|approved|approval|police|response)",
       "(bet|stake) my (job|house|life|reputation|name|career)",
       "(put|stake|bet) my (name|reputation|house|job|life) (on|to) (it|that|this)",
@@ -101,6 +112,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     exclude: [
       "(past|previous|historical) NEAR/4 (performance|results|returns)",
       "(not|no|never|nobody|nothing) BEFORE/4 (guarantee*|promise*|assur*)",
+      "(not|wont|cant|never|nobody) (going to |gonna )?(sit here and )?(tell|say|pretend|claim) BEFORE/8 (guarantee*|promise*|sure|certain)",
       "(money back|warranty|satisfaction|replacement|price match|rebooking) NEAR/3 guarantee*",
     ],
     examples: [
@@ -158,6 +170,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(wont|will not|never|not) (lose|lost) (a penny|a cent|a dime|a thing|anything|a dollar)",
       "(not|never) (risking|putting at risk) (anything|a thing|a penny|a cent|a dime|a dollar|your money)",
       "nothing BEFORE/3 to lose",
+      "no way BEFORE/3 (lose|lost|losing)",
       "(zero|no) (exposure|risk exposure)",
     ],
     exclude: [
@@ -222,6 +235,14 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       // A deadline and the loss in one breath: "if your application's not in by Friday, that price is gone".
       "(if|unless) BEFORE/8 (by|before) (today|tonight|tomorrow|midnight|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|the end) BEFORE/10 (gone|go up|goes up|lose|expire*|double)",
       "(only|just) (holds|good|valid|stands|applies) NEAR/8 (this call|today|tonight|right now|hang up)",
+      "(only|just) (held|holding|hold|good|valid|standing|available|there) (for|till|until|through) (today|tonight|this call|this week|the day)",
+      // The date and the higher price: "come Monday that's eighty-seven", "from tomorrow the plan goes up".
+      "(come|from|after|past|starting|as of) (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end) BEFORE/12 (goes back|go back|going back|back up|goes up|go up|going up|put* up|revert*|jumps|jump|pulled|gone|increase*)",
+      "(come|from|after|past|starting|as of) (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end) (that|it|its|the price|the rate|you be paying|youre paying) (be )?(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a hundred|double|list|full)",
+      "revert* NEAR/10 (after|come|from|once|when|today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end)",
+      "(goes|go|going|jumps|jump) back (up )?to NEAR/12 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end|close|closes|quarter|month)",
+      // What is held goes to someone else on a date: "the slot I'm holding goes to another customer on Friday".
+      "(goes|go|going|give|released|release|passes|pass) to (another|the next|someone else|somebody else) BEFORE/6 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end|morning)",
       "hang up NEAR/6 (goes|go up|gone|jumps|back to|full price|expire*|disappear*)",
       "(only|just) (for|if|until) NEAR/6 (sign*|commit*|decide*|book*|lock*) NEAR/4 (this week|today|tonight|now|this call|friday|by)",
       "(after|past) (friday|monday|tomorrow|tonight|today|midnight|the weekend|this week) NEAR/4 (gone|goes up|go up|double|expire*|lose|over)",
@@ -233,13 +254,12 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(only|just) (hold|keep|save|reserve|honour|honor) NEAR/8 (until|till|til|through) NEAR/3 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekend|end of|five|four|six)",
       "after (that|then|friday|monday|today|tonight|tomorrow|the weekend|this week) NEAR/5 (back to|full price|list|list price|goes up|go up|another (client|customer|buyer|company)|someone else|next in line)",
       // The price after the deadline, said as a number: "after that it's forty-seven".
-      "after (that|then|friday|monday|sunday|saturday|today|tonight|tomorrow|the weekend|this week) (its|it be|it s|the price be|youre paying|you be paying) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|double)",
+      "after (that|then|friday|monday|sunday|saturday|today|tonight|tomorrow|the weekend|this week) (it|its|it be|it s|the price be|youre paying|you be paying) (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|double)",
     ],
     exclude: [
       "no (pressure|rush|hurry)",
       "back to (normal|you|business|work|the office)",
       "(at|lock*) today (price|prices|rate|rates)",
-      "just so (you|youre) (know|aware)",
       "(take|have) (your|all the|the) time",
       "not BEFORE/3 (rush|decide|pressure|need to decide|want you to feel)",
       // "You don't pay again" is a term of the offer, not a loss.
@@ -357,10 +377,19 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(in full|every penny|every cent|hundred percent|100 percent) NEAR/6 (cover*|pay*|refund*|reimburs*|back)",
       "(never|always) NEAR/4 (denied|deny|rejected|turned down|fails|goes down|lose|loses|cheaper|beats|wins)",
       "(only|best|cheapest|lowest) NEAR/4 (one|ones|company|provider|plan|price|option|methods|way|system|product|firm|vendor|supplier|brand|service|platform) NEAR/6 (market|country|anywhere|world|out there|that does|that can|that will|county|state|region|city|area|industry|town)",
-      "never (foul*|clog*|rust*|leak*|break*|wear* out|need* servic*|need* maint*|need* replac*|require* maint*)",
-      "(nothing|nobody|no one) else (does|can|offers|has|comes close|touches)",
+      "never (foul*|clog*|rust*|leak*|break*|wear* out|need* servic*|need* maint*|need* replac*|require* maint*|drop* off|go* down|go* offline|crash*)",
+      "(nothing|nobody|no one) else (out there |around |on the market )?(does|do|can|offers|has|puts|gives|includes|comes close|touches)",
       "(nothing|nobody|no one) else BEFORE/4 (comes close|come close|touches|compares|matches|beats)",
-      "(nobody|no one|noone|no company|no other) BEFORE/6 (cheaper|better|faster|lower|more reliable|more accurate|beats|beat) BEFORE/3 (us|ours|we)",
+      "(nobody|no one|noone|no company|no other) BEFORE/6 (cheaper|better|faster|lower|more reliable|more accurate|beats|beat) BEFORE/3 (us|ours|we|our)",
+      "(nobody|no one|noone|no company|no other) BEFORE/4 (come in|get|go) (under|below|lower than) (us|our|ours)",
+      // A price claimed lowest anywhere is checkable and misleading; "best on the market" is puffery and stays unflagged.
+      "(lowest|cheapest) (in|on) (@name|the whole|all of|the country|the state|the market|town|the city|the region|the industry|the planet)",
+      "(none|nobody|no one|nothing|no other) BEFORE/5 (come|comes|coming) close",
+      // Double negatives that claim everything: "there's not a postcode it doesn't cover", "no defect the model can't learn".
+      "(there|theres) (no|not a|not one|not a single) BEFORE/4 (can|do|does|will|could) not",
+      "(there|theres) not (a|one|a single) BEFORE/3 (out there|on the market|anywhere|in the country|around) that",
+      "(we be|were|we are|its|it be) the only (one|ones|company|provider|firm|app|platform|system|product|carrier|outfit)",
+      "(pick* up|cover*|pay*|pays for) (the whole thing|everything|all of it|the lot|the whole bill|the whole cost)",
       "(nobody|no one|noone|no company|no other) BEFORE/6 (more|better|cheaper|faster|lower) than (us|ours|we|@name)",
       "(the )?best in the (business|industry|market|country|world|state|city|region)",
       "every single one",
@@ -389,7 +418,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     ],
     exclude: [
       "not BEFORE/3 (cover*|pay*) BEFORE/3 (every|all|everything)",
-      "(there are|there be|with) NEAR/2 (exclusions|exceptions|limits)",
+      "(there are|there be|with|has|have) (some|a few|certain|several|standard|the usual|the normal|a couple of|limited) (exclusions|exceptions|limits)",
+      // The rep declining to make the claim: "I'm not going to tell you we never have a damaged load".
+      "(not|wont|cant|never|nobody) (going to |gonna )?(tell|say|promise|pretend|claim) BEFORE/8 (never|always|every|nobody|only|everything)",
       // Refund terms with their conditions are terms, not a promise: "refundable in full up to ninety days out".
       "(in full|refund*) NEAR/6 (up to|within|until|days out|days before|days notice|if you cancel)",
       // A plan's schedule of benefits ("cleanings at a hundred percent, fillings at eighty") is a term.
