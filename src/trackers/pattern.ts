@@ -104,7 +104,8 @@ export class PatternError extends Error {}
 
 function lex(src: string): string[] {
   const out: string[] = [];
-  const re = /\s*(NEAR\/\d+|BEFORE\/\d+|\.\.\.|"[^"]*"|[()|]|[^\s()|"]+)/y;
+  // "?" is a token of its own, so "(up )?to" reads as an optional group then "to", not as the word "?to".
+  const re = /\s*(NEAR\/\d+|BEFORE\/\d+|\.\.\.|"[^"]*"|[()|?]|[^\s()|"?]+)/y;
   let m: RegExpExecArray | null;
   let at = 0;
   re.lastIndex = 0;

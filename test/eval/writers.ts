@@ -34,6 +34,14 @@ export const WRITERS = [
   "dev27",
   "dev28",
   "dev29",
+  "dev32",
+  "dev33",
+  "dev34",
+  "dev35",
+  "dev36",
+  "dev37",
+  "dev38",
+  "dev39",
 ] as const;
 
 export function writerOf(call: CorpusCall): string {

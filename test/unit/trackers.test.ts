@@ -36,6 +36,12 @@ describe("reading a line", () => {
 });
 
 describe("patterns", () => {
+  it("an optional group may be followed directly by a word", () => {
+    expect(matches("goes back (up )?to forty", "Come Friday it goes back to forty.")).toBe(true);
+    expect(matches("goes back (up )?to forty", "Come Friday it goes back up to forty.")).toBe(true);
+    expect(matches("goes back (up )?to forty", "Come Friday it goes back down to forty.")).toBe(false);
+  });
+
   it("NEAR/n either order, BEFORE/n in order, ... as a six-word gap, alternatives and wildcards", () => {
     expect(matches("record* NEAR/6 (call|line|conversation)", "Heads up, I keep a recording of these calls.")).toBe(true);
     expect(matches("record* NEAR/6 (call|line|conversation)", "Calls like these, we always record them.")).toBe(true);
@@ -94,6 +100,17 @@ describe("trackers", () => {
     expect(fired("rep", "I won't ask for your card number over the phone.")).not.toContain("sensitive_data_request/payment_data_request");
     expect(fired("customer", "Risk-free would be nice, wouldn't it?")).toEqual(expect.not.arrayContaining(["prohibited_claim/prohibited_risk_free"]));
     expect(fired("rep", "If I told you it was risk-free, I'd be lying.")).not.toContain("prohibited_claim/prohibited_risk_free");
+  });
+
+  it("read a dropped g, a concession and indirect deadlines as meant, and leave puffery and refusals alone", () => {
+    expect(fired("rep", "Honestly, there's nothin' for you to lose here.")).toContain("prohibited_claim/prohibited_risk_free");
+    expect(fired("rep", "Even if the market drops, it's zero risk for you.")).toContain("prohibited_claim/prohibited_risk_free");
+    expect(fired("rep", "Come Monday that's eighty-seven, so I wouldn't sit on it.")).toContain("prohibited_claim/pressure_tactics");
+    expect(fired("rep", "The system flips it back to forty on Friday.")).toContain("prohibited_claim/pressure_tactics");
+    expect(fired("rep", "There's not a postcode it doesn't cover.")).toContain("prohibited_claim/misleading_absolute_claim");
+    expect(fired("rep", "Our panels are the best on the market, top rated.")).not.toContain("prohibited_claim/misleading_absolute_claim");
+    expect(fired("rep", "And I won't sit here and tell you it's guaranteed to save a bin.")).not.toContain("prohibited_claim/prohibited_guarantee");
+    expect(fired("rep", "The clip goes straight to the cloud, so a dodgy SD card can't lose it.")).not.toContain("prohibited_claim/prohibited_risk_free");
   });
 
   it("labelled call lines teach a tracker its kind: its label is a positive, any other line of its speaker a negative", () => {
