@@ -75,7 +75,7 @@ export const TrackerFileEntrySchema = z
     exclude: z.array(z.string().trim().min(1, "pattern must not be empty").max(600)).max(200).default([]),
     negatable: z.boolean().optional(),
     skip_hypothetical: z.boolean().optional(),
-    threshold: z.number().min(0.05).max(0.99).default(0.5),
+    threshold: z.number().min(0.05).max(0.999).default(0.5),
     strength: z.enum(["weak", "moderate", "strong"]).optional(),
     severity: z.enum(["low", "medium", "high", "critical"]).optional(),
   })

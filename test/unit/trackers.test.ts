@@ -124,11 +124,16 @@ describe("trackers", () => {
       { features: exampleFeatures(lines[0].text), label: 1 },
       { features: exampleFeatures(lines[1].text), label: 0 },
     ]);
-    // A tracker the corpus does not label (rejection) takes nothing from it, nor do the compliance trackers.
+    // A tracker the corpus does not label (rejection) takes nothing from it, nor do the absolute-claim tracker and the disclosure.
     expect(lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "rejection")!, lines)).toEqual([]);
-    expect(
-      lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "claim_guarantee")!, [{ speaker: "rep", text: "You cannot lose.", labels: ["breach:guarantee"] }]),
-    ).toEqual([]);
+    const repLines = [
+      { speaker: "rep" as const, text: "You'll double your money, that's a given.", labels: ["breach:guarantee"] },
+      { speaker: "rep" as const, text: "Nobody beats our price, ever.", labels: ["breach:absolute_claim"] },
+    ];
+    expect(lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "claim_absolute")!, repLines)).toEqual([]);
+    expect(lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "disclosure")!, repLines)).toEqual([]);
+    // The other claims learn from the rep lines: their label a positive, another breach a negative.
+    expect(lineExamples(BUILTIN_TRACKERS.find((x) => x.id === "claim_guarantee")!, repLines).map((e) => e.label)).toEqual([1, 0]);
   });
 
   it("the committed weights are what training on the library and the dev corpus gives (run npm run train:trackers after changing either)", () => {

@@ -80,7 +80,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     type: "prohibited_guarantee",
     speaker: "rep",
     severity: "critical",
-    threshold: 0.97,
+    threshold: 0.999,
     patterns: [
       "(guarantee*|promise*|assur*|certain|definitely|100 percent|hundred percent) NEAR/6 (return*|profit*|growth|gain*|payout|yield|income|double|triple|earn*|make money|results|outcome|approved|approval|pass|win|save|savings|percent)",
       "(will|going to) (definitely|certainly|absolutely) NEAR/4 (make|earn|grow|double|save|pay)",
@@ -170,7 +170,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     type: "prohibited_risk_free",
     speaker: "rep",
     severity: "high",
-    threshold: 0.97,
+    threshold: 0.99,
     patterns: [
       "(risk free|riskfree|no risk|zero risk|without risk|without any risk|nothing to lose|cant lose|cannot lose|can not lose|no downside|zero downside|cant go wrong|can not go wrong|safe as|completely safe|totally safe|fully protected|no way to lose|no lose)",
       "(wont|will not|never|not) (lose|lost) (a penny|a cent|a dime|a thing|anything|a dollar)",
@@ -221,7 +221,7 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
     type: "pressure_tactics",
     speaker: "rep",
     severity: "high",
-    threshold: 0.97,
+    threshold: 0.999,
     skip_hypothetical: false,
     patterns: [
       "(rate|price|offer|deal|discount|spot|allocation|slot|promotion|bonus) NEAR/8 (disappear*|expire*|gone|go away|ends (today|tonight|at|on|friday|soon|this)|vanish*|won't be|will not be|off the table|pull*)",
