@@ -1,5 +1,12 @@
 import type { LibraryTracker } from "../format.js";
 
+/** A near deadline, as the pressure patterns spell it. */
+const DEADLINE =
+  "today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end";
+/** A price said after a deadline: "after Friday it's forty-one", "goes back to list". */
+const PRICE_WORD =
+  "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a hundred|double|list|full";
+
 /** The recording disclosure and the claims and requests a rep must never make. */
 export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
   {
@@ -243,22 +250,22 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       // A deadline and the loss in one breath: "if your application's not in by Friday, that price is gone".
       "(if|unless) BEFORE/8 (by|before) (today|tonight|tomorrow|midnight|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|the end|then) BEFORE/10 (gone|go up|goes up|lose|expire*|double)",
       "(only|just) (holds|good|valid|stands|applies) NEAR/8 (this call|today|tonight|right now|hang up)",
-      "(only|just) (held|holding|hold|good|valid|standing|available|there|waived|free|discounted|honoured|honored) (for|till|until|through|til) (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end|the day|then)",
-      "(only )?(holds|stands|stays|exists|good|valid) BEFORE/6 (if|until|till|through|til) BEFORE/8 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end)",
+      `(only|just) (held|holding|hold|good|valid|standing|available|there|waived|free|discounted|honoured|honored) (for|till|until|through|til) (${DEADLINE}|the day|then)`,
+      `(only )?(holds|stands|stays|exists|good|valid) BEFORE/6 (if|until|till|through|til) BEFORE/8 (${DEADLINE})`,
       "(today|this week|now|tonight) or (it|its|you|never|pay*|the price)",
       "back to (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|a hundred|list|full) NEAR/14 (today|tonight|tomorrow|midnight|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|this week|the first|once|after)",
-      "(goes|go|going|jumps|jump|rises|moves|flips) (up )?to (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a hundred|double|list|full) BEFORE/6 (on|at|from|after|come) (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end)",
-      "(not|isnt|arent) (in|signed|booked|on board|committed) by (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end|then)",
+      `(goes|go|going|jumps|jump|rises|moves|flips) (up )?to (${PRICE_WORD}) BEFORE/6 (on|at|from|after|come) (${DEADLINE})`,
+      `(not|isnt|arent) (in|signed|booked|on board|committed) by (${DEADLINE}|then)`,
       // Whoever comes first gets it: "once Friday comes those go to whoever grabs them first".
       "(go|goes|going) to (whoever|the first|first come)",
       "once (somebody|someone|anyone|anybody) (else )?(grabs|takes|books|gets|snaps up) (it|them|that|those)",
       // The date and the higher price: "come Monday that's eighty-seven", "from tomorrow the plan goes up".
-      "(come|from|after|past|starting|as of) (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end) BEFORE/12 (goes back|go back|going back|back up|goes up|go up|going up|put* up|revert*|jumps|jump|pulled|gone|increase*)",
-      "(come|from|after|past|starting|as of) (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end) (that|it|its|the price|the rate|you be paying|youre paying) (be )?(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a hundred|double|list|full)",
-      "revert* NEAR/10 (after|come|from|once|when|today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end)",
-      "(goes|go|going|jumps|jump|flips|flip|switches|resets) (it )?back (up )?to NEAR/12 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end|close|closes|quarter|month)",
+      `(come|from|after|past|starting|as of) (${DEADLINE}) BEFORE/12 (goes back|go back|going back|back up|goes up|go up|going up|put* up|revert*|jumps|jump|pulled|gone|increase*)`,
+      `(come|from|after|past|starting|as of) (${DEADLINE}) (that|it|its|the price|the rate|you be paying|youre paying) (be )?(${PRICE_WORD})`,
+      `revert* NEAR/10 (after|come|from|once|when|${DEADLINE})`,
+      `(goes|go|going|jumps|jump|flips|flip|switches|resets) (it )?back (up )?to NEAR/12 (${DEADLINE}|close|closes|quarter|month)`,
       // What is held goes to someone else on a date: "the slot I'm holding goes to another customer on Friday".
-      "(goes|go|going|give|released|release|passes|pass) to (another|the next|someone else|somebody else) BEFORE/6 (today|tonight|tomorrow|midnight|noon|monday|tuesday|wednesday|thursday|friday|saturday|sunday|the weekend|next week|this week|the first|the fifteenth|the thirtieth|the thirty first|end of|the end|morning)",
+      `(goes|go|going|give|released|release|passes|pass) to (another|the next|someone else|somebody else) BEFORE/6 (${DEADLINE}|morning)`,
       "hang up NEAR/6 (goes|go up|gone|jumps|back to|full price|expire*|disappear*)",
       "(only|just) (for|if|until) NEAR/6 (sign*|commit*|decide*|book*|lock*) NEAR/4 (this week|today|tonight|now|this call|friday|by)",
       "(after|past) (friday|monday|tomorrow|tonight|today|midnight|the weekend|this week) NEAR/4 (gone|goes up|go up|double|expire*|lose|over)",
