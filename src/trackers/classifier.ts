@@ -8,6 +8,14 @@ export interface LinearModel {
   weights: Record<string, number>;
 }
 
+/**
+ * Weights are kept in hundredths: the committed file stores them as integers
+ * of this scale, and a hundredth moves no verdict (leave-one-writer-out, below)
+ * while the file stays small enough to ship in the binary.
+ */
+export const WEIGHT_SCALE = 100;
+const quantise = (v: number) => Math.round(v * WEIGHT_SCALE) / WEIGHT_SCALE;
+
 export interface TrainingExample {
   features: string[];
   label: 0 | 1;
@@ -65,8 +73,8 @@ export function train(examples: TrainingExample[], opts: TrainOptions = {}): Lin
   const weights: Record<string, number> = {};
   // Weights under 0.05 change no verdict (leave-one-writer-out over fifteen writers: the same figures as at 0.01)
   // but are a quarter of the postings every sentence walks.
-  for (const [f, v] of [...w.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (Math.abs(v) >= 0.05) weights[f] = Math.round(v * 1000) / 1000;
-  return { bias: Math.round(bias * 1000) / 1000, weights };
+  for (const [f, v] of [...w.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (Math.abs(v) >= 0.05) weights[f] = quantise(v);
+  return { bias: quantise(bias), weights };
 }
 
 /** Probability that the sentence belongs to the tracker, 0..1. */

@@ -1,4 +1,4 @@
-import type { LinearModel } from "./classifier.js";
+import { type LinearModel, WEIGHT_SCALE } from "./classifier.js";
 
 /** The built-in models in memory: per tracker id, its weights and the fingerprint of what it was trained from. */
 export type BuiltinModels = Record<string, { fingerprint: string } & LinearModel>;
@@ -7,8 +7,8 @@ export type BuiltinModels = Record<string, { fingerprint: string } & LinearModel
  * The built-in models as committed (src/trackers/weights.json). A feature
  * such as "price" has a weight in many models, so names are stored once and
  * each model lists its weights as postings: pairs of (feature index minus the
- * previous one, weight in thousandths). Training rounds weights to thousandths,
- * so unpacking gives back exactly the numbers trained, at about half the size
+ * previous one, weight in hundredths: WEIGHT_SCALE). Training rounds weights to
+ * that scale, so unpacking gives back exactly the numbers trained, at about half the size
  * of one name-to-weight map per model.
  */
 export interface StoredWeights {
@@ -26,7 +26,7 @@ export function packWeights(models: BuiltinModels): StoredWeights {
     for (const i of Object.keys(m.weights)
       .map((f) => index.get(f)!)
       .sort((a, b) => a - b)) {
-      postings.push(i - last, Math.round(m.weights[features[i]] * 1000));
+      postings.push(i - last, Math.round(m.weights[features[i]] * WEIGHT_SCALE));
       last = i;
     }
     packed[id] = { fingerprint: m.fingerprint, bias: m.bias, postings };
@@ -40,7 +40,7 @@ export function unpackWeights(stored: StoredWeights): BuiltinModels {
     const weights: Record<string, number> = {};
     for (let j = 0, i = 0; j < m.postings.length; j += 2) {
       i += m.postings[j];
-      weights[stored.features[i]] = m.postings[j + 1] / 1000;
+      weights[stored.features[i]] = m.postings[j + 1] / WEIGHT_SCALE;
     }
     out[id] = { fingerprint: m.fingerprint, bias: m.bias, weights };
   }

@@ -42,6 +42,22 @@ export const WRITERS = [
   "dev37",
   "dev38",
   "dev39",
+  "dev40",
+  "dev41",
+  "dev42",
+  "dev43",
+  "dev44",
+  "dev45",
+  "dev46",
+  "dev47",
+  "dev48",
+  "dev49",
+  "dev50",
+  "dev51",
+  "dev52",
+  "dev53",
+  "dev54",
+  "dev55",
 ] as const;
 
 export function writerOf(call: CorpusCall): string {

@@ -25,7 +25,9 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(record|recording|recorder) (is|s) (on|running|rolling)",
       // The kind, not one verb: a transcript, a notes tool or a listener on this conversation is a disclosure too.
       "(got|have|has|keep|switched|turned) BEFORE/3 (recording|recorder|transcription|transcript) (on|running|rolling)",
-      "transcrib* NEAR/6 (call|calls|line|conversation|chat|this|these|today)",
+      "(transcrib*|transcript) NEAR/6 (call|calls|line|conversation|chat|this|these|today)",
+      // Kept rather than recorded: "everything on this line gets saved for our quality team".
+      "this (line|call|conversation) BEFORE/3 (saved|stored|kept|logged|captured|archived)",
       "(recording|recorder|transcription|transcript|notetaking|note taking) (tool|app|software|bot|assistant|system|thing)? (on|running|rolling|going|switched on|turned on)",
       "(phone|phones|line|lines) NEAR/4 (record|recording|recorded|records)",
       "(notes|note taking|notetaker|note taker|ai) (tool|app|assistant|bot) NEAR/8 (call|calls|conversation|chat|this|listening|running|on)",
@@ -126,6 +128,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(past|previous|historical) NEAR/4 (performance|results|returns)",
       "(not|no|never|nobody|nothing) BEFORE/4 (guarantee*|promise*|assur*)",
       "(not|wont|cant|never|nobody) (going to |gonna )?(sit here and )?(tell|say|pretend|claim) BEFORE/8 (guarantee*|promise*|sure|certain)",
+      // A rep disowning a forecast: "I won't pretend I can tell you how many orders it'll bring".
+      "(not|wont|never) (going to |gonna )?pretend",
       "(money back|warranty|satisfaction|replacement|price match|rebooking) NEAR/3 guarantee*",
     ],
     examples: [
