@@ -135,6 +135,9 @@ function planOf(trackers: CompiledTracker[]): Plan {
   return plan;
 }
 
+/** Own features and the context's together: what a score read, for explanations. */
+const withContext = (own: string[], context: LineContext): string[] => [...own, ...(context.prev ?? [])];
+
 /** A line's context and its whole-line scores, each worked out once for all its sentences when a tracker first asks. */
 class LineScores {
   private start?: Float64Array;
@@ -155,7 +158,7 @@ class LineScores {
     return (this.feats ??= [...new Set(this.sentences.flatMap((s) => s.own()))]);
   }
   features(): string[] {
-    return [...this.own(), ...(this.context.prev ?? [])];
+    return withContext(this.own(), this.context);
   }
   /** Probability for tracker k from the whole line. */
   prob(k: number): number {
@@ -186,7 +189,7 @@ class SentenceScores {
   }
   /** Every feature the scores read, the context's included (for explanations). */
   features(): string[] {
-    return [...this.own(), ...(this.line.context.prev ?? [])];
+    return withContext(this.own(), this.line.context);
   }
   prob(k: number): number {
     return (this.probs ??= this.bank.scores(this.own(), this.line.base()))[k];
