@@ -12,11 +12,14 @@
  *   --threshold objection=0.6,...  try another threshold per tracker category
  *   --epochs N --l2 X --pw X       try other training settings (classifier.ts)
  *   --no-lines prohibited_claim,.. train these categories on the library alone
+ *   --retrain objection,...        retrain only these categories per fold, the rest stay as committed
+ *                                  (a quicker look at one family; only its figures are out of fold)
  */
 import { BUILTIN_TRACKERS } from "../../src/trackers/library/index.js";
 import { useBuiltinModels } from "../../src/trackers/registry.js";
 import { fingerprint, trainTracker } from "../../src/trackers/train.js";
-import type { BuiltinModels } from "../../src/trackers/weights-file.js";
+import { type BuiltinModels, type StoredWeights, unpackWeights } from "../../src/trackers/weights-file.js";
+import weights from "../../src/trackers/weights.json" with { type: "json" };
 import { prf, type Tally } from "./detections.js";
 import { emptyFigures, groupTally, scoreCorpus, type CorpusFigures } from "./score-corpus.js";
 import { devCalls, labelledLines, WRITERS } from "./writers.js";
@@ -41,8 +44,10 @@ for (const kv of (arg("threshold") ?? "").split(",").filter(Boolean)) {
 function modelsFor(trainWriters: string[]): BuiltinModels {
   const lines = labelledLines(devCalls(trainWriters));
   const noLines = (arg("no-lines") ?? "").split(",");
-  const models: BuiltinModels = {};
+  const retrain = arg("retrain")?.split(",");
+  const models: BuiltinModels = retrain ? unpackWeights(weights as StoredWeights) : {};
   for (const t of BUILTIN_TRACKERS) {
+    if (retrain && !retrain.includes(t.category)) continue;
     const m = trainTracker(t, BUILTIN_TRACKERS, noLines.includes(t.category) ? [] : lines, opts);
     if (m) models[t.id] = { fingerprint: fingerprint(t, BUILTIN_TRACKERS), ...m };
   }
