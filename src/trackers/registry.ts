@@ -18,6 +18,11 @@ export function effectiveTrackers(override: unknown): TrackerDef[] {
 
 let committed = unpackWeights(weights as StoredWeights);
 
+/** The built-in models in use (the committed ones unless swapped). */
+export function builtinModels(): BuiltinModels {
+  return committed;
+}
+
 /** Swaps the built-in models (cross-validation trains its own per fold) and forgets compiled sets built from the old ones. */
 export function useBuiltinModels(models: BuiltinModels): void {
   committed = models;

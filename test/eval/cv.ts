@@ -16,10 +16,9 @@
  *                                  (a quicker look at one family; only its figures are out of fold)
  */
 import { BUILTIN_TRACKERS } from "../../src/trackers/library/index.js";
-import { useBuiltinModels } from "../../src/trackers/registry.js";
+import { builtinModels, useBuiltinModels } from "../../src/trackers/registry.js";
 import { fingerprint, trainTracker } from "../../src/trackers/train.js";
-import { type BuiltinModels, type StoredWeights, unpackWeights } from "../../src/trackers/weights-file.js";
-import weights from "../../src/trackers/weights.json" with { type: "json" };
+import type { BuiltinModels } from "../../src/trackers/weights-file.js";
 import { prf, type Tally } from "./detections.js";
 import { emptyFigures, groupTally, scoreCorpus, type CorpusFigures } from "./score-corpus.js";
 import { devCalls, labelledLines, WRITERS } from "./writers.js";
@@ -45,7 +44,8 @@ function modelsFor(trainWriters: string[]): BuiltinModels {
   const lines = labelledLines(devCalls(trainWriters));
   const noLines = (arg("no-lines") ?? "").split(",");
   const retrain = arg("retrain")?.split(",");
-  const models: BuiltinModels = retrain ? unpackWeights(weights as StoredWeights) : {};
+  // Folds only ever replace the retrained families, so the models in use hold the committed ones for the rest.
+  const models: BuiltinModels = retrain ? { ...builtinModels() } : {};
   for (const t of BUILTIN_TRACKERS) {
     if (retrain && !retrain.includes(t.category)) continue;
     const m = trainTracker(t, BUILTIN_TRACKERS, noLines.includes(t.category) ? [] : lines, opts);
