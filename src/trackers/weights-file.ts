@@ -4,7 +4,7 @@ import { type LinearModel, WEIGHT_SCALE } from "./classifier.js";
 export type BuiltinModels = Record<string, { fingerprint: string } & LinearModel>;
 
 /**
- * The built-in models as committed (src/trackers/weights.json). A feature
+ * One file of built-in models as committed (src/trackers/weights/<category>.json). A feature
  * such as "price" has a weight in many models, so names are stored once and
  * each model lists its weights as postings: pairs of (feature index minus the
  * previous one, weight in hundredths: WEIGHT_SCALE). Training rounds weights to
@@ -45,4 +45,9 @@ export function unpackWeights(stored: StoredWeights): BuiltinModels {
     out[id] = { fingerprint: m.fingerprint, bias: m.bias, weights };
   }
   return out;
+}
+
+/** The built-in models of several committed files together (each file names its own features). */
+export function unpackAll(files: StoredWeights[]): BuiltinModels {
+  return Object.assign({}, ...files.map(unpackWeights));
 }

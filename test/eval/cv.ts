@@ -8,7 +8,7 @@
  *
  *   --writers dev,dev2,dev3,dev4   the batches taking part (default: all)
  *   --only dev3                    score just this writer (trained on the others)
- *   --committed                    score src/trackers/weights.json as it is, without training
+ *   --committed                    score the committed weights (src/trackers/weights/) as they are, without training
  *   --threshold objection=0.6,...  try another threshold per tracker category
  *   --epochs N --l2 X --pw X       try other training settings (classifier.ts)
  *   --no-lines prohibited_claim,.. train these categories on the library alone

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import weights from "../../src/trackers/weights.json" with { type: "json" };
 import { detect } from "../../src/trackers/engine.js";
 import { parseTrackerFile } from "../../src/trackers/file.js";
 import { BUILTIN_TRACKERS } from "../../src/trackers/library/index.js";
@@ -7,7 +6,8 @@ import { matchPattern, parsePattern, PatternError } from "../../src/trackers/pat
 import { buildTrackers, effectiveTrackers } from "../../src/trackers/registry.js";
 import { readUtterance } from "../../src/trackers/text.js";
 import { exampleFeatures, fingerprint, lineExamples, trainTracker } from "../../src/trackers/train.js";
-import { type StoredWeights, unpackWeights } from "../../src/trackers/weights-file.js";
+import { COMMITTED_WEIGHTS } from "../../src/trackers/weights/index.js";
+import { unpackAll } from "../../src/trackers/weights-file.js";
 import { devCalls, labelledLines, WRITERS } from "../eval/writers.js";
 
 const words = (text: string) => readUtterance(text).flatMap((s) => s.tokens.filter((t) => !t.punct));
@@ -137,7 +137,7 @@ describe("trackers", () => {
   });
 
   it("the committed weights are what training on the library and the dev corpus gives (run npm run train:trackers after changing either)", () => {
-    const models = unpackWeights(weights as StoredWeights);
+    const models = unpackAll(Object.values(COMMITTED_WEIGHTS));
     for (const t of BUILTIN_TRACKERS.filter((x) => x.examples.length > 0)) {
       expect(models[t.id]?.fingerprint, t.id).toBe(fingerprint(t, BUILTIN_TRACKERS));
     }
