@@ -58,6 +58,14 @@ export const WRITERS = [
   "dev53",
   "dev54",
   "dev55",
+  "dev56",
+  "dev57",
+  "dev58",
+  "dev59",
+  "dev60",
+  "dev61",
+  "dev62",
+  "dev63",
 ] as const;
 
 export function writerOf(call: CorpusCall): string {

@@ -103,11 +103,17 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(drop*|save*|cut*|grow*|go* up|go* down|come* down|fall*) BEFORE/8 percent BEFORE/6 (for sure|for certain|no doubt|no question|guaranteed)",
       "(stake|bet) (the deal|the farm|the business|anything|money|my life|my licence|my license) on (it|that|this)",
       // The outcome said as a law of nature: "you'll book twenty more a month, that's just what happens".
-      "(will|ll|percent) BEFORE/14 (thats|that be|that s) (just )?(what happens|how it works|what the system does|not a maybe)",
+      "(will|ll|percent) BEFORE/14 (thats|that be|that s) (just )?(what happens|how it works|how it works out|how it goes|what the system does|not a maybe)",
+      // The same law of nature in a sentence of its own, after the outcome: "Your retention goes up. That's just what happens."
+      "(thats|that be) (just|simply) (what happens|how it goes|how it works out)",
+      "(thats|that be) (what happens|how it goes|how it works out) (every|each) time",
+      "that happens every time",
       "(will|ll) BEFORE/12 (every time|no ifs)",
       "(will|ll|wont|never) BEFORE/12 (we|i) (make|will make|ll make) sure of (that|it)",
       "(will|ll) be (perfect|flawless|spotless) BEFORE/3 (every|each|from)",
-      "(wont|will not) (have|lose|be chasing|deal with|worry about|happen) BEFORE/6 (again|another)",
+      "(wont|will not) (have|lose|be chasing|deal with|worry about|happen|stop|break|fail|go down) BEFORE/6 (again|another)",
+      // An outcome ruled out for good: "you'll never get another letter from the inspector", "you'll never be left waiting".
+      "(youll|you will) never (have|get|see|face|hear|be) BEFORE/4 (another|again|left|short|chasing|waiting)",
       "(guarantee|guaranteed) NEAR/6 (within|on site|zero|never|every|approved|approval|police|response)",
       "(bet|stake) my (job|house|life|reputation|name|career)",
       "(put|stake|bet) my (name|reputation|house|job|life) (on|to) (it|that|this)",
@@ -291,6 +297,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "not BEFORE/3 (rush|decide|pressure|need to decide|want you to feel)",
       // "You don't pay again" is a term of the offer, not a loss.
       "you (dont|do not|wont|will not|never) (pay|have to pay|need to pay|lose)",
+      // An offer that stays open is the opposite of pressure: "the return offer doesn't expire".
+      "(not|never) (expire*|disappear*|vanish*|go away|run out)",
     ],
     examples: [
       "If you don't lock it in before I hang up, the rebate's gone.",
@@ -413,8 +421,11 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(lowest|cheapest) (in|on) (@name|the whole|all of|the country|the state|the market|town|the city|the region|the industry|the planet)",
       "(none|nobody|no one|nothing|no other) BEFORE/5 (come|comes|coming) close",
       // Double negatives that claim everything: "there's not a postcode it doesn't cover", "no defect the model can't learn".
-      "(there|theres) (be )?(no|not a|not an|not one|not a single) BEFORE/4 (can|do|does|will|could) not",
-      "(there|theres) not (a|one|a single) BEFORE/3 (out there|on the market|anywhere|in the country|around) that",
+      "(there|theres) (be )?(no|not a|not an|not one|not a single) BEFORE/7 (can|do|does|will|could) not",
+      "(there|theres) (be )?not (a|an|one|a single) BEFORE/3 (out there|on the market|anywhere|in the country|in (this|the) state|on earth|in the world|around) that",
+      // "You won't find a pallet on your dock our film can't hold", "you'll not find a policy anywhere that pays out quicker".
+      "(you|youll|you will) (will )?not find (a|an|one|any) BEFORE/8 (can not|cheaper|less|quicker|faster|better|lower)",
+      "(nothing|nobody|no one) (else )?(on the market|out there|in the world|on earth) BEFORE/4 (near|close|more|better|cheaper|faster|quicker)",
       "(we be|were|we are|its|it be) the only (one|ones|company|provider|firm|app|platform|system|product|carrier|outfit)",
       "(pick* up|cover*|pay*|pays for) (the whole thing|everything|all of it|the lot|the whole bill|the whole cost)",
       "(nobody|no one|noone|no company|no other) BEFORE/9 (more|better|cheaper|faster|lower) than (us|ours|we|@name)",
@@ -462,6 +473,8 @@ export const COMPLIANCE_TRACKERS: LibraryTracker[] = [
       "(in full|refund*) NEAR/6 (up to|within|until|days out|days before|days notice|if you cancel)",
       // A plan's schedule of benefits ("cleanings at a hundred percent, fillings at eighty") is a term.
       "(at|covered at) (a )?(hundred percent|100 percent)",
+      // A bound, not an absolute: "you never lose more than eight trucks a night".
+      "(lose|loses|losing) more than",
     ],
     examples: [
       "We're the only company in the state that's fully licensed for this.",
