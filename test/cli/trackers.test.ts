@@ -78,7 +78,7 @@ describe("callreview trackers test", () => {
       const vtt = path.join(dir, "call.vtt");
       fs.writeFileSync(
         vtt,
-        "WEBVTT\n\n00:00:00.000 --> 00:00:04.000\n<v Sam>This rate disappears when we hang up, so I need a yes now.\n\n00:00:04.500 --> 00:00:08.000\n<v Kim>Let me loop in Priya before we go further.\n",
+        "WEBVTT\n\n00:00:00.000 --> 00:00:04.000\n<v Sam>This rate disappears when we hang up, so I need a yes now.\n\n00:00:04.500 --> 00:00:08.000\n<v Kim>Then I'll have to loop in Priya before we go further.\n",
       );
       const doc = json((await cli(["trackers", "test", "builtin", "--transcript", vtt, "--rep-speaker", "Sam", "--json"])).stdout);
       expect(doc.segments.map((s: { speaker: string }) => s.speaker)).toEqual(["rep", "customer"]);
