@@ -188,6 +188,9 @@ describe("rules analyzer on the older scripted calls", () => {
     expect(meeting.call_outcome).toBe("follow_up_scheduled");
     const purchase = await analyze(ending([["C", "Skip the demo, I've seen enough. Let's do it, send me the order form."]]));
     expect(purchase.call_outcome).toBe("closed_won");
+    // A purchase that names when it starts is still a purchase: "starting September" dates the deal, not a meeting.
+    const dated = await analyze(ending([["C", "Skip the demo, I've seen enough. Right, let's do it, termly billing starting September."]]));
+    expect(dated.call_outcome).toBe("closed_won");
   });
 
   it("counts a next-step acceptance as a buying signal only when it takes something up", async () => {

@@ -54,9 +54,13 @@ const YES =
   /^\W*(yes|yeah|yep|yup|sure|ok|okay|sounds good|that works|works|perfect|great|fine|deal|absolutely|definitely|of course|please do|let's do|lets do|go ahead|alright|all right)\b/i;
 const HEDGE =
   /\b(i don'?t know|not sure|if (he|she|they|we)('s| is| are)? interested|maybe|we'?ll see|let me think|i'?ll (let you know|get back)|can'?t promise|no promises?|no thanks|not interested|don'?t call|not yet|not right now|not at the moment|hold off|(not|n'?t) (book|schedule|commit to|put) anything|sometime|we'?ll be in touch|i'?ll be in touch|leave it open|leave it with me|i'?ll reach out|i'?ll hit you up|(he|she|they)'?ll call you|let me (talk|speak|check) (to|with)|don'?t put (nothing|anything) on)\b/i;
-/** What a purchase names; "let's do it" or "book it" without one, in a turn that accepts a meeting or names a time, takes up the meeting, not the deal. */
+/**
+ * What a purchase names, or how it goes ahead ("put me down for", "we take it", "starting September");
+ * "let's do it" or "book it" without one, in a turn that accepts a meeting or names a time, takes up
+ * the meeting, not the deal. The go-ahead words: outcome 585 -> 596 of 652 dev calls (12 right, 1 wrong).
+ */
 const DEAL =
-  /\b(sign\w*|contract|agreement|order|paperwork|purchase|buy|po|invoice|docusign|policy|plan|application|deal|renew\w*|switch\w*|seats?|licen[cs]es?|install\w*|set me up|sign me up)\b/i;
+  /\b(sign\w*|contract|agreement|order|paperwork|purchase|buy|po|invoice|docusign|policy|plan|application|deal|renew\w*|switch\w*|seats?|licen[cs]es?|install\w*|set me up|sign me up|go ahead|go with|put (me|us|it) (down|through)|we take|take it|start\w*|launch|lease)\b/i;
 
 /**
  * Where the conversation ended up: the customer's last commitment, last
