@@ -183,6 +183,11 @@ describe("rules analyzer on the older scripted calls", () => {
     expect(won.call_outcome).toBe("closed_won");
     const plainNo = await analyze(ending([["C", "I'll save you the trouble. It's a no."]]));
     expect(plainNo.call_outcome).toBe("closed_lost");
+    const keepWhatIHave = await analyze(ending([["C", "Honestly, don't bother. I'll stick with how things are."]]));
+    expect(keepWhatIHave.call_outcome).toBe("closed_lost");
+    // Not now is not no: a switch put off is left open.
+    const notYet = await analyze(ending([["C", "I'm not switching anything until the season's over."]]));
+    expect(notYet.call_outcome).toBe("no_decision");
     // "Let's do it" in the turn that takes up the meeting agrees to the meeting, not to a purchase.
     const meeting = await analyze(ending([["C", "Let me look, she's free Tuesday at two. Let's do it."]]));
     expect(meeting.call_outcome).toBe("follow_up_scheduled");

@@ -131,8 +131,19 @@ export const CONVERSATION_TRACKERS: LibraryTracker[] = [
       "(stay|staying|stick|sticking|keep|keeping) (where (i|we) (am|are|be)|as (we|i) (are|am|be)|put)",
       "(not|wont|never) BEFORE/4 (go|going|move|moving) (forward|ahead)",
       "(we|i) (will|be|be going to|going to|gonna) (go|going) with (@name|them|someone|another|the other)",
+      // Keeping what there is, said plainly: "I'll stick with how things are", "we stay with what we have".
+      "(stick|stay|keep) (with )?(how|what) (things are|it is|i have|we have|ive got|weve got|i got|we got)",
+      "(dont|do not) (ring|call|phone) BEFORE/3 again",
+      "(we|i) (will not|wont|be not|not going to) switch",
+      "(dont|do not) bother",
     ],
-    exclude: ["(not|never) NEAR/3 (saying no|a no)", "(if|unless) NEAR/5 (pass|not interested)"],
+    exclude: [
+      "(not|never) NEAR/3 (saying no|a no)",
+      "(if|unless) NEAR/5 (pass|not interested)",
+      // Not now is not no: "I'm not switching systems in the middle of winter", "not switching until I see it".
+      "switch* BEFORE/6 (until|till|middle|during|before|mid)",
+      "bother (with|me|about|to|you)",
+    ],
     examples: [
       "No, I don't think so, we're good with who we have.",
       "My answer is no, and please don't call again.",
