@@ -2,8 +2,8 @@ import { TrackerFileSchema, toTrackerDef, type TrackerDef } from "./format.js";
 import { compile, type CompiledTracker } from "./engine.js";
 import { BUILTIN_TRACKERS } from "./library/index.js";
 import { fingerprint, trainTracker } from "./train.js";
-import { COMMITTED_WEIGHTS } from "./weights/index.js";
-import { type BuiltinModels, unpackAll } from "./weights-file.js";
+import { committedModels } from "./weights/index.js";
+import type { BuiltinModels } from "./weights-file.js";
 
 /** The effective tracker list of a company: built-ins, minus disabled, with its own added or replacing built-ins by id. */
 export function effectiveTrackers(override: unknown): TrackerDef[] {
@@ -16,7 +16,7 @@ export function effectiveTrackers(override: unknown): TrackerDef[] {
   return merged;
 }
 
-let committed = unpackAll(Object.values(COMMITTED_WEIGHTS));
+let committed = committedModels();
 
 /** The built-in models in use (the committed ones unless swapped). */
 export function builtinModels(): BuiltinModels {

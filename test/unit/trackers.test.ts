@@ -6,8 +6,7 @@ import { matchPattern, parsePattern, PatternError } from "../../src/trackers/pat
 import { buildTrackers, effectiveTrackers } from "../../src/trackers/registry.js";
 import { readUtterance } from "../../src/trackers/text.js";
 import { exampleFeatures, fingerprint, lineExamples, trainTracker } from "../../src/trackers/train.js";
-import { COMMITTED_WEIGHTS } from "../../src/trackers/weights/index.js";
-import { unpackAll } from "../../src/trackers/weights-file.js";
+import { committedModels } from "../../src/trackers/weights/index.js";
 import { devCalls, labelledLines, WRITERS } from "../eval/writers.js";
 
 const words = (text: string) => readUtterance(text).flatMap((s) => s.tokens.filter((t) => !t.punct));
@@ -137,7 +136,7 @@ describe("trackers", () => {
   });
 
   it("the committed weights are what training on the library and the dev corpus gives (run npm run train:trackers after changing either)", () => {
-    const models = unpackAll(Object.values(COMMITTED_WEIGHTS));
+    const models = committedModels();
     for (const t of BUILTIN_TRACKERS.filter((x) => x.examples.length > 0)) {
       expect(models[t.id]?.fingerprint, t.id).toBe(fingerprint(t, BUILTIN_TRACKERS));
     }

@@ -6,7 +6,7 @@
  * refuses a category with models but no entry here.
  */
 import type { TrackerCategory } from "../format.js";
-import type { StoredWeights } from "../weights-file.js";
+import { type BuiltinModels, type StoredWeights, unpackAll } from "../weights-file.js";
 import buyingSignal from "./buying_signal.json" with { type: "json" };
 import disclosure from "./disclosure.json" with { type: "json" };
 import discovery from "./discovery.json" with { type: "json" };
@@ -26,3 +26,8 @@ export const COMMITTED_WEIGHTS: Partial<Record<TrackerCategory, StoredWeights>> 
   prohibited_claim: prohibitedClaim,
   sensitive_data_request: sensitiveDataRequest,
 };
+
+/** The committed built-in models, unpacked: what the registry starts from and what the weights test checks. */
+export function committedModels(): BuiltinModels {
+  return unpackAll(Object.values(COMMITTED_WEIGHTS));
+}
