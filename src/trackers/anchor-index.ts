@@ -25,33 +25,51 @@ export class AnchorIndex {
   private stamps = new Uint32Array(0);
   private stamp = 0;
 
-  /** Per chain: what it needs present, as lists of unit ids one of which must be in the sentence. */
-  private readonly chains: Int32Array[][] = [];
+  /** Per chain: the groups it needs present (one unit of each must be in the sentence). */
+  private readonly chains: Int32Array[] = [];
+  /** Group -> its unit ids; groups are shared between chains, and answered once per sentence. */
+  private readonly groups: Int32Array[] = [];
+  private readonly groupIds = new Map<string, number>();
+  /** Group -> stamp of the last sentence it was asked about, and the answer then. */
+  private groupStamps = new Uint32Array(0);
+  private groupAnswers = new Uint8Array(0);
   /** Unit -> the chains whose first part can begin with it. */
   private readonly starts: number[][] = [];
   /** Chain -> stamp of the last sentence holding one of its first words. */
   private chainStamps = new Uint32Array(0);
   private readonly present: number[] = [];
+  /** Chains stamped by the last `read`: one of their first words is present. */
+  private readonly started: number[] = [];
+  /** Word form -> the wildcard units its beginnings meet: calls share most of their words, and a form is sliced once. */
+  private readonly prefixMemo = new Map<string, Int32Array>();
 
   /**
    * Registers a chain and gives its number for `mayMatch`. It needs one of
-   * each part's first words (the first part's are looked up from the words),
-   * and every plain word of every part, for a match meets each of them.
+   * the first part's first words (looked up from the words), and one unit of
+   * each of its required groups (a plain word, or a group's first words), for
+   * a match meets each of them.
    */
   add(chain: Chain): number {
-    const groups = chain.anchors.map((units) => Int32Array.from(units.map((u) => this.idOf(u))));
-    const singles = new Set(groups.filter((g) => g.length === 1).map((g) => g[0]));
-    for (const seq of [chain.first, ...chain.rest.map((r) => r.seq)])
-      for (const u of seq) {
-        if (u.kind === "alt") continue;
-        const id = this.idOf(u);
-        if (!singles.has(id)) groups.push(Int32Array.of(id));
-        singles.add(id);
-      }
+    const head = chain.anchors.length ? Int32Array.from(chain.anchors[0].map((u) => this.idOf(u))) : undefined;
+    const own = new Set<number>();
+    for (const units of chain.required) own.add(this.groupOf([...new Set(units.map((u) => this.idOf(u)))].sort((a, b) => a - b)));
+    // Of the required groups, the narrowest is the likeliest absent, so it is asked first.
     const n = this.chains.length;
-    this.chains.push(groups);
-    for (const id of new Set(groups[0] ?? [])) (this.starts[id] ??= []).push(n);
+    this.chains.push(Int32Array.from([...own].sort((a, b) => this.groups[a].length - this.groups[b].length || a - b)));
+    for (const id of new Set(head ?? [])) (this.starts[id] ??= []).push(n);
     return n;
+  }
+
+  /** The number of a group of unit ids, shared by every chain that needs the same group. */
+  private groupOf(ids: number[]): number {
+    const key = ids.join(",");
+    let g = this.groupIds.get(key);
+    if (g === undefined) {
+      g = this.groups.length;
+      this.groupIds.set(key, g);
+      this.groups.push(Int32Array.from(ids));
+    }
+    return g;
   }
 
   private idOf(u: Unit): number {
@@ -74,6 +92,7 @@ export class AnchorIndex {
       if (u.prefix.length > MAX_PREFIX) this.longPrefixes.push([u.prefix, id]);
       else {
         post(this.byPrefix, u.prefix);
+        this.prefixMemo.clear();
         if (!this.prefixLengths.includes(u.prefix.length)) this.prefixLengths = [...this.prefixLengths, u.prefix.length].sort((a, b) => a - b);
       }
     }
@@ -84,9 +103,14 @@ export class AnchorIndex {
   read(words: Token[]): void {
     if (this.stamps.length < this.ids.size) this.stamps = new Uint32Array(this.ids.size);
     if (this.chainStamps.length < this.chains.length) this.chainStamps = new Uint32Array(this.chains.length);
+    if (this.groupStamps.length < this.groups.length) {
+      this.groupStamps = new Uint32Array(this.groups.length);
+      this.groupAnswers = new Uint8Array(this.groups.length);
+    }
     if (++this.stamp === 0xffffffff) {
       this.stamps.fill(0);
       this.chainStamps.fill(0);
+      this.groupStamps.fill(0);
       this.stamp = 1;
     }
     const st = this.stamps;
@@ -112,35 +136,72 @@ export class AnchorIndex {
     }
     if (name) mark(this.names);
     const cs = this.chainStamps;
+    const started = this.started;
+    started.length = 0;
     for (const id of present) {
       const l = this.starts[id];
-      if (l) for (let j = 0; j < l.length; j++) cs[l[j]] = now;
+      if (l)
+        for (let j = 0; j < l.length; j++)
+          if (cs[l[j]] !== now) {
+            cs[l[j]] = now;
+            started.push(l[j]);
+          }
     }
   }
 
   private markPrefixes(form: string): void {
-    const lens = this.prefixLengths;
-    for (let k = 0; k < lens.length && lens[k] <= form.length; k++) {
-      const l = this.byPrefix.get(form.slice(0, lens[k]));
-      if (l)
-        for (let j = 0; j < l.length; j++)
-          if (this.stamps[l[j]] !== this.stamp) {
-            this.stamps[l[j]] = this.stamp;
-            this.present.push(l[j]);
-          }
+    let ids = this.prefixMemo.get(form);
+    if (!ids) {
+      const found: number[] = [];
+      const lens = this.prefixLengths;
+      for (let k = 0; k < lens.length && lens[k] <= form.length; k++) {
+        const l = this.byPrefix.get(form.slice(0, lens[k]));
+        if (l) found.push(...l);
+      }
+      ids = Int32Array.from(found);
+      if (this.prefixMemo.size > 100_000) this.prefixMemo.clear();
+      this.prefixMemo.set(form, ids);
     }
+    for (let j = 0; j < ids.length; j++)
+      if (this.stamps[ids[j]] !== this.stamp) {
+        this.stamps[ids[j]] = this.stamp;
+        this.present.push(ids[j]);
+      }
+  }
+
+  /**
+   * Every chain that could match the words last read, in ascending order,
+   * into `out` from index 0; returns how many. A sentence walks the few
+   * chains whose words it holds instead of asking each of hundreds.
+   */
+  candidates(out: Int32Array): number {
+    let n = 0;
+    for (const c of this.started) if (this.mayMatch(c)) out[n++] = c;
+    out.subarray(0, n).sort();
+    return n;
+  }
+
+  /** How many chains are registered (the size `candidates` may fill). */
+  get size(): number {
+    return this.chains.length;
   }
 
   /** Could chain `n` match the words last read? False when a part's first word or a plain word is absent. */
   mayMatch(n: number): boolean {
     if (this.chainStamps[n] !== this.stamp) return false;
-    const groups = this.chains[n];
-    for (let g = 1; g < groups.length; g++) {
-      const part = groups[g];
-      let any = false;
-      for (let j = 0; j < part.length && !any; j++) any = this.stamps[part[j]] === this.stamp;
-      if (!any) return false;
-    }
+    const need = this.chains[n];
+    for (let g = 0; g < need.length; g++) if (!this.groupPresent(need[g])) return false;
     return true;
+  }
+
+  private groupPresent(g: number): boolean {
+    const now = this.stamp;
+    if (this.groupStamps[g] === now) return this.groupAnswers[g] === 1;
+    const units = this.groups[g];
+    let any = false;
+    for (let j = 0; j < units.length && !any; j++) any = this.stamps[units[j]] === now;
+    this.groupStamps[g] = now;
+    this.groupAnswers[g] = any ? 1 : 0;
+    return any;
   }
 }

@@ -1,3 +1,4 @@
+import { featureName, type FeatureKind } from "./features.js";
 /**
  * A one-vs-rest logistic regression per tracker over sparse binary features,
  * trained by plain SGD in a fixed order with a seeded shuffle: the same
@@ -103,6 +104,17 @@ export function topFeatures(model: LinearModel, features: string[], n = 4): Arra
 export class ModelBank {
   /** Feature -> its postings' start in `ks`/`ws`; they end where the next feature's start. */
   private readonly at = new Map<string, number>();
+  /**
+   * Feature parts -> slot (-1: no model reads it), per kind and first part:
+   * found by words the reader already holds, so no name is built or hashed
+   * per sentence. Filled as words are met; cleared when it grows large.
+   */
+  private readonly bigrams = new Map<string, Map<string, number>>();
+  private readonly singles = new Map<string, Map<string, number>>();
+  private remembered = 0;
+  /** Slot -> stamp of the last list it was put in, to de-duplicate without a set. */
+  private stamps: Uint32Array;
+  private stamp = 0;
   private readonly ends: Int32Array;
   private readonly ks: Int32Array;
   private readonly ws: Float64Array;
@@ -124,6 +136,7 @@ export class ModelBank {
     this.ks = new Int32Array(n);
     this.ws = new Float64Array(n);
     this.ends = new Int32Array(lists.size);
+    this.stamps = new Uint32Array(lists.size);
     let j = 0;
     let f = 0;
     for (const [name, list] of lists) {
@@ -134,6 +147,57 @@ export class ModelBank {
       }
       this.ends[f++] = j;
     }
+  }
+
+  /** The slot of a feature given by its parts (features.ts featureName), -1 when no model reads it. */
+  slotOf(kind: FeatureKind, a: string, b = ""): number {
+    // Bigrams by their first lemma, then the second; every other kind by its lemma or mark.
+    const byFirst = kind === "bigram";
+    const maps = byFirst ? this.bigrams : this.singles;
+    const key = byFirst ? a : kind;
+    let m = maps.get(key);
+    if (!m) {
+      if (this.remembered > 200_000) {
+        this.bigrams.clear();
+        this.singles.clear();
+        this.remembered = 0;
+      }
+      maps.set(key, (m = new Map()));
+    }
+    const sub = byFirst ? b : a;
+    let slot = m.get(sub);
+    if (slot === undefined) {
+      slot = this.at.get(featureName(kind, a, b)) ?? -1;
+      m.set(sub, slot);
+      this.remembered++;
+    }
+    return slot;
+  }
+
+  /** Starts a de-duplicated slot list: `keep` then answers true once per slot until the next `fresh`. */
+  fresh(): void {
+    if (++this.stamp === 0xffffffff) {
+      this.stamps.fill(0);
+      this.stamp = 1;
+    }
+  }
+
+  keep(slot: number): boolean {
+    if (slot < 0 || this.stamps[slot] === this.stamp) return false;
+    this.stamps[slot] = this.stamp;
+    return true;
+  }
+
+  /** Probabilities for every model from feature slots (`slotOf`), from `start` when given: the same sums, in the same order, as `scores` on the names. */
+  scoreSlots(slots: ArrayLike<number>, start: Float64Array = this.biases): Float64Array {
+    const z = start.slice();
+    const { ks, ws, ends } = this;
+    for (let i = 0; i < slots.length; i++) {
+      const f = slots[i];
+      for (let j = f === 0 ? 0 : ends[f - 1], end = ends[f]; j < end; j++) z[ks[j]] += ws[j];
+    }
+    for (let k = 0; k < z.length; k++) z[k] = sigmoid(z[k]);
+    return z;
   }
 
   /** Log-odds for every model from some features only, to start `scores` from (what every sentence of a line shares). */

@@ -1,6 +1,6 @@
 import type { TranscriptSegment } from "../pipeline/ports.js";
 import { ModelBank, topFeatures, type LinearModel } from "./classifier.js";
-import { contextOf, NO_CONTEXT, sentenceFeatures, type LineContext } from "./features.js";
+import { contextOf, eachFeature, NO_CONTEXT, sentenceFeatures, type LineContext } from "./features.js";
 import type { TrackerCategory, TrackerDef } from "./format.js";
 import { AnchorIndex } from "./anchor-index.js";
 import { matchPattern, parsePattern } from "./pattern.js";
@@ -92,6 +92,11 @@ interface Plan {
   /** Per tracker: its patterns' and exclusions' numbers in the anchor index. */
   patterns: number[][];
   exclude: number[][];
+  /** Per chain number: the tracker and the pattern it is (-1 for an exclusion). */
+  trackerOf: Int32Array;
+  patternOf: Int32Array;
+  /** Scratch for the chains that may match the sentence being read. */
+  candidates: Int32Array;
   /** Per tracker: the position of the first tracker with its id (at most one hit per id per segment). */
   slot: Int32Array;
   byRole: Record<SpeakerRole, number[]>;
@@ -130,7 +135,16 @@ function planOf(trackers: CompiledTracker[]): Plan {
   };
   const bankOf = (ks: number[]) => new ModelBank(trackers.map((t, k) => (ks.includes(k) ? t.model : null)));
   const banks = { rep: bankOf(byRole.rep), customer: bankOf(byRole.customer), unknown: bankOf(byRole.unknown) };
-  plan = { anchors, banks, patterns, exclude, slot, byRole };
+  const trackerOf = new Int32Array(anchors.size);
+  const patternOf = new Int32Array(anchors.size).fill(-1);
+  for (let k = 0; k < trackers.length; k++) {
+    for (let j = 0; j < patterns[k].length; j++) {
+      trackerOf[patterns[k][j]] = k;
+      patternOf[patterns[k][j]] = j;
+    }
+    for (const n of exclude[k]) trackerOf[n] = k;
+  }
+  plan = { anchors, banks, patterns, exclude, trackerOf, patternOf, candidates: new Int32Array(anchors.size), slot, byRole };
   plans.set(trackers, plan);
   return plan;
 }
@@ -152,7 +166,7 @@ class LineScores {
     if (!this.context.prev) return undefined;
     return (this.start ??= this.bank.partial(this.context.prev));
   }
-  /** Every sentence's features together (a one-sentence line's are its sentence's). */
+  /** Every sentence's features together by name (a one-sentence line's are its sentence's), for explanations. */
   private own(): string[] {
     if (this.sentences.length === 1) return this.sentences[0].own();
     return (this.feats ??= [...new Set(this.sentences.flatMap((s) => s.own()))]);
@@ -163,7 +177,15 @@ class LineScores {
   /** Probability for tracker k from the whole line. */
   prob(k: number): number {
     if (this.sentences.length === 1) return this.sentences[0].prob(k);
-    return (this.whole ??= this.bank.scores(this.own(), this.base()))[k];
+    if (!this.whole) {
+      // Each sentence's slots first: working them out starts a list of the bank's own.
+      const lists = this.sentences.map((s) => s.slots());
+      const slots: number[] = [];
+      this.bank.fresh();
+      for (const l of lists) for (const f of l) if (this.bank.keep(f)) slots.push(f);
+      this.whole = this.bank.scoreSlots(slots, this.base());
+    }
+    return this.whole[k];
   }
   /** Whether a whole-line hit of tracker k is quoted at this sentence: the one scoring highest alone, the first on a tie. */
   quotes(k: number, sc: SentenceScores): boolean {
@@ -177,34 +199,61 @@ class LineScores {
 /** One sentence's classifier features and scores, worked out when a tracker first asks. */
 class SentenceScores {
   private feats?: string[];
+  private slotList?: number[];
   private probs?: Float64Array;
   constructor(
     readonly sentence: Sentence,
     private readonly bank: ModelBank,
     private readonly line: LineScores,
   ) {}
-  /** The sentence's own features (the context's are scored once per line). */
+  /** The sentence's own features by name (the context's are scored once per line), for explanations. */
   own(): string[] {
     return (this.feats ??= sentenceFeatures(this.sentence));
+  }
+  /** The same features as the bank's slots, found without building their names. */
+  slots(): number[] {
+    if (this.slotList) return this.slotList;
+    const bank = this.bank;
+    const out: number[] = [];
+    bank.fresh();
+    eachFeature(this.sentence, (kind, a, b) => {
+      const f = bank.slotOf(kind, a, b);
+      if (bank.keep(f)) out.push(f);
+    });
+    return (this.slotList = out);
   }
   /** Every feature the scores read, the context's included (for explanations). */
   features(): string[] {
     return withContext(this.own(), this.line.context);
   }
   prob(k: number): number {
-    return (this.probs ??= this.bank.scores(this.own(), this.line.base()))[k];
+    return (this.probs ??= this.bank.scoreSlots(this.slots(), this.line.base()))[k];
   }
 }
 
-function judge(plan: Plan, k: number, ct: CompiledTracker, s: Sentence, words: Token[], sc: SentenceScores, line: LineScores, explain: boolean): Verdict {
+/**
+ * Tracker k on one sentence. `nCand` chains of `plan.candidates` may match
+ * the sentence (ascending, so a tracker's patterns come in their order).
+ */
+function judge(
+  plan: Plan,
+  k: number,
+  ct: CompiledTracker,
+  s: Sentence,
+  words: Token[],
+  sc: SentenceScores,
+  line: LineScores,
+  explain: boolean,
+  nCand: number,
+): Verdict {
   const ix = plan.anchors;
   let reason: HitReason | undefined;
   let negatedPattern: string | undefined;
-  const anchors = plan.patterns[k];
   const whole = LINE_SCORED.has(ct.def.category);
-  for (let j = 0; j < ct.patterns.length; j++) {
-    if (!ix.mayMatch(anchors[j])) continue;
-    const p = ct.patterns[j];
+  for (let c = 0; c < nCand; c++) {
+    const n = plan.candidates[c];
+    if (plan.trackerOf[n] !== k || plan.patternOf[n] < 0) continue;
+    const p = ct.patterns[plan.patternOf[n]];
     const span = matchPattern(p.chain, words);
     if (!span) continue;
     if (ct.def.negatable && words[span[0]].neg) {
@@ -291,10 +340,11 @@ export function detect(segments: TranscriptSegment[], trackers: CompiledTracker[
       const s = sc.sentence;
       const words = s.words;
       plan.anchors.read(words);
+      const nCand = plan.anchors.candidates(plan.candidates);
       for (const k of applicable) {
         if (done[plan.slot[k]]) continue;
         const ct = trackers[k];
-        const v = judge(plan, k, ct, s, words, sc, line, explain);
+        const v = judge(plan, k, ct, s, words, sc, line, explain, nCand);
         if (v.reason) {
           done[plan.slot[k]] = 1;
           hits.push({ tracker: ct.def, segment: i, t: seg.t_start, speaker: String(seg.speaker), text: seg.text, sentence: s.text, reason: v.reason });

@@ -158,30 +158,62 @@ export function contextOf(prevText: string | undefined, read: Sentence[] = prevT
 }
 
 /**
- * A sentence -> the classifier's features: lemmas (marked "!" inside a
- * negation), lemma bigrams, a few shape marks (question, conditional,
- * number, weekday/clock/month words), and the line's context. De-duplicated,
- * in the order they were found: the same sentence always gives the same list.
+ * How a feature is named from its parts: a lemma as itself ("price"), a
+ * negated lemma ("!afford"), a shape mark ("@question"), a lemma bigram
+ * ("go_ahead"), the first content lemma ("^honestly"). Banks look features up
+ * by these parts so scoring never builds the names (ModelBank.slots).
  */
-export function sentenceFeatures(s: Sentence, context: LineContext = NO_CONTEXT): string[] {
-  const f = new Set<string>();
+export type FeatureKind = "word" | "negated" | "mark" | "bigram" | "first";
+
+export function featureName(kind: FeatureKind, a: string, b = ""): string {
+  switch (kind) {
+    case "word":
+    case "mark":
+      return a;
+    case "negated":
+      return `!${a}`;
+    case "bigram":
+      return `${a}_${b}`;
+    case "first":
+      return `^${a}`;
+  }
+}
+
+/**
+ * A sentence's classifier features, in the order they are found, duplicates
+ * included: lemmas (marked "!" inside a negation), a few shape marks
+ * (question, conditional, number, weekday/clock/month words), lemma bigrams
+ * over the content words, the first content lemma.
+ */
+export function eachFeature(s: Sentence, emit: (kind: FeatureKind, a: string, b?: string) => void): void {
   const words = s.words;
   const content = words.filter((t) => !FILLERS.has(t.norm));
   for (const t of words) {
-    if (!FUNCTION_WORDS.has(t.lemma) || t.neg) f.add((t.neg ? "!" : "") + t.lemma);
-    if (DAYS.has(t.norm)) f.add("@day");
-    if (MONTHS.has(t.norm)) f.add("@month");
-    if (CLOCK.has(t.norm)) f.add("@clock");
-    if (t.lemma === "#num" || isNumberWord(t.norm)) f.add("@num");
-    if (t.name && !DAYS.has(t.norm) && !MONTHS.has(t.norm)) f.add("@name");
+    if (t.neg) emit("negated", t.lemma);
+    else if (!FUNCTION_WORDS.has(t.lemma)) emit("word", t.lemma);
+    if (DAYS.has(t.norm)) emit("mark", "@day");
+    if (MONTHS.has(t.norm)) emit("mark", "@month");
+    if (CLOCK.has(t.norm)) emit("mark", "@clock");
+    if (t.lemma === "#num" || isNumberWord(t.norm)) emit("mark", "@num");
+    if (t.name && !DAYS.has(t.norm) && !MONTHS.has(t.norm)) emit("mark", "@name");
   }
   for (let i = 0; i + 1 < words.length; i++)
-    if ((words[i].lemma === "#num" || isNumberWord(words[i].norm)) && /^(year|month|week)$/.test(words[i + 1].lemma)) f.add("@duration");
-  for (let i = 0; i + 1 < content.length; i++) f.add(`${content[i].lemma}_${content[i + 1].lemma}`);
-  if (content.length) f.add(`^${content[0].lemma}`);
-  if (s.question) f.add("@question");
-  if (s.hypothetical) f.add("@hypothetical");
-  if (words.some((t) => t.neg)) f.add("@negated");
+    if ((words[i].lemma === "#num" || isNumberWord(words[i].norm)) && /^(year|month|week)$/.test(words[i + 1].lemma)) emit("mark", "@duration");
+  for (let i = 0; i + 1 < content.length; i++) emit("bigram", content[i].lemma, content[i + 1].lemma);
+  if (content.length) emit("first", content[0].lemma);
+  if (s.question) emit("mark", "@question");
+  if (s.hypothetical) emit("mark", "@hypothetical");
+  if (words.some((t) => t.neg)) emit("mark", "@negated");
+}
+
+/**
+ * A sentence -> the classifier's features by name (`eachFeature`), and the
+ * line's context. De-duplicated, in the order they were found: the same
+ * sentence always gives the same list.
+ */
+export function sentenceFeatures(s: Sentence, context: LineContext = NO_CONTEXT): string[] {
+  const f = new Set<string>();
+  eachFeature(s, (kind, a, b) => f.add(featureName(kind, a, b)));
   if (context.prev) for (const p of context.prev) f.add(p);
   return [...f];
 }

@@ -23,6 +23,13 @@ export interface Chain {
   rest: Array<{ op: "near" | "gap"; n: number; seq: Seq }>;
   /** Units one of which must be in the sentence for each part: a cheap test before the full match. */
   anchors: Unit[][];
+  /**
+   * Every word a match cannot do without, as groups one unit of which must be
+   * in the sentence: a plain word stands alone, a group that is not optional
+   * gives its alternatives' first words ("(worry|concern) though" needs
+   * worry or concern, and though).
+   */
+  required: Unit[][];
   /** Per part (first, then each of rest): the part as a word automaton, for matching without allocation. */
   automata: Automaton[];
 }
@@ -188,15 +195,22 @@ export function parsePattern(src: string): Chain {
     rest.push(near ? { op: "near", n: Math.min(50, Number(near[1])), seq } : { op: "gap", n: before ? Math.min(50, Number(before[1])) : 6, seq });
   }
   const parts = [first, ...rest.map((r) => r.seq)];
-  return { first, rest, anchors: parts.map(firstUnits), automata: parts.map(automaton) };
+  return { first, rest, anchors: parts.map(firstUnits), required: parts.flatMap(requiredUnits), automata: parts.map(automaton) };
 }
 
+/** Can the unit match no word at all: a group with an optional or all-optional alternative. */
+const nullable = (u: Unit): boolean => u.kind === "alt" && u.options.some((o) => o.every(nullable));
+
+/** The units a match of the sequence can begin with. */
 function firstUnits(seq: Seq): Unit[] {
   const u = seq[0];
   if (!u) return [];
-  if (u.kind !== "alt") return [u];
-  const optional = u.options.some((o) => o.length === 0);
-  return [...u.options.flatMap(firstUnits), ...(optional ? firstUnits(seq.slice(1)) : [])];
+  const head = u.kind === "alt" ? u.options.flatMap(firstUnits) : [u];
+  return nullable(u) ? [...head, ...firstUnits(seq.slice(1))] : head;
+}
+
+function requiredUnits(seq: Seq): Unit[][] {
+  return seq.filter((u) => !nullable(u)).map((u) => (u.kind === "alt" ? u.options.flatMap(firstUnits) : [u]));
 }
 
 /** Does the unit meet the word? */

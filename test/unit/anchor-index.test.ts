@@ -46,4 +46,24 @@ describe("anchor index", () => {
     expect(may("Most claims were paid out.")).toBe(false);
     expect(may("Only claims paid in full.")).toBe(false);
   });
+
+  it("requires one alternative of a group that is not optional, and nothing of an optional one", () => {
+    const index = new AnchorIndex();
+    const chain = parsePattern("(my|the) (big |main )?(worry|concern (here|though)) (now|today)");
+    const anchors = index.add(chain);
+    const may = (text: string) => {
+      index.read(readUtterance(text)[0].tokens.filter((t) => !t.punct));
+      return index.mayMatch(anchors);
+    };
+    expect(may("My worry now is the price.")).toBe(true);
+    expect(may("The big concern here today.")).toBe(true);
+    expect(may("The big problem is the price today.")).toBe(false);
+    expect(may("My worry is the price.")).toBe(false);
+    // A group whose alternatives may all be left out is optional too.
+    const loose = parsePattern("((very )?|quite) good");
+    const looseAnchors = index.add(loose);
+    index.read(readUtterance("Good.")[0].tokens.filter((t) => !t.punct));
+    expect(matchPattern(loose, readUtterance("Good.")[0].words)).not.toBeNull();
+    expect(index.mayMatch(looseAnchors)).toBe(true);
+  });
 });

@@ -1,6 +1,6 @@
 import type { TrackerHit } from "../../../trackers/engine.js";
 import { readUtterance } from "../../../trackers/text.js";
-import { sentenceFeatures } from "../../../trackers/features.js";
+import { eachFeature } from "../../../trackers/features.js";
 import { hitsOf, type Evidence } from "./evidence.js";
 
 export interface NextStepFinding {
@@ -16,17 +16,30 @@ export interface NextStepFinding {
 
 const TIME_WORDS = /\b(week|weeks|month|months|tomorrow|tonight|today|morning|afternoon|evening|noon|eod|quarter)\b/i;
 
+const marksMemo = new Map<string, Set<string>>();
+/** The shape marks of a text ("@day", "@month", "@clock"…), read once per text: a report asks about the same hits several times. */
+function marksOf(text: string): Set<string> {
+  let m = marksMemo.get(text);
+  if (!m) {
+    const found = new Set<string>();
+    for (const s of readUtterance(text)) eachFeature(s, (kind, a) => kind === "mark" && found.add(a));
+    if (marksMemo.size > 10_000) marksMemo.clear();
+    marksMemo.set(text, (m = found));
+  }
+  return m;
+}
+
 function datedText(text: string): boolean {
-  const f = readUtterance(text).flatMap((s) => sentenceFeatures(s));
-  return f.includes("@day") || f.includes("@month") || f.includes("@clock") || TIME_WORDS.test(text);
+  const f = marksOf(text);
+  return f.has("@day") || f.has("@month") || f.has("@clock") || TIME_WORDS.test(text);
 }
 const dated = (h: TrackerHit) => datedText(h.sentence);
 /** A day or date named, or a clock time after "at" (not a duration such as "thirty-six months", nor a price read as a time). */
 function namesTime(text: string): boolean {
-  const f = readUtterance(text).flatMap((s) => sentenceFeatures(s));
+  const f = marksOf(text);
   return (
-    f.includes("@day") ||
-    f.includes("@month") ||
+    f.has("@day") ||
+    f.has("@month") ||
     /\b(tomorrow|tonight|this afternoon|next week|at (one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|\d{1,2}(:\d\d)?))\b/i.test(text)
   );
 }

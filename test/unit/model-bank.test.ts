@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { compiledTrackers } from "../../src/pipeline/analyzers/rules/tracker-config.js";
+import { ModelBank } from "../../src/trackers/classifier.js";
+import { eachFeature, featureName, sentenceFeatures } from "../../src/trackers/features.js";
+import { readUtterance } from "../../src/trackers/text.js";
+import { loadSplit } from "../eval/corpus.js";
+
+const slotsOf = (bank: ModelBank, text: string) =>
+  readUtterance(text).map((s) => {
+    const out: number[] = [];
+    bank.fresh();
+    eachFeature(s, (kind, a, b) => {
+      const f = bank.slotOf(kind, a, b);
+      if (bank.keep(f)) out.push(f);
+    });
+    return { s, out };
+  });
+
+describe("model bank", () => {
+  it("scores a sentence by its feature slots exactly as by its feature names: every dev line, every built-in model", () => {
+    const bank = new ModelBank(compiledTrackers(undefined).map((t) => t.model));
+    let lines = 0;
+    for (const call of loadSplit("dev"))
+      for (const line of call.lines)
+        for (const { s, out } of slotsOf(bank, line.text)) {
+          expect(Array.from(bank.scoreSlots(out))).toEqual(Array.from(bank.scores(sentenceFeatures(s))));
+          lines++;
+        }
+    expect(lines).toBeGreaterThan(10_000);
+  });
+
+  it("keeps a bigram apart from a single feature whose kind is spelled like its first lemma", () => {
+    // "first thing" is the bigram first_thing; "^thing" would be the first-content-lemma feature of "thing".
+    const bank = new ModelBank([
+      { bias: 0, weights: { [featureName("bigram", "first", "thing")]: 1, [featureName("first", "thing")]: -2, [featureName("word", "first")]: 0.5 } },
+    ]);
+    expect(bank.slotOf("first", "thing")).not.toBe(bank.slotOf("bigram", "first", "thing"));
+    expect(bank.slotOf("word", "first")).not.toBe(bank.slotOf("bigram", "word", "first"));
+    const [{ out, s }] = slotsOf(bank, "Thing first thing.");
+    expect(bank.scoreSlots(out)[0]).toBe(bank.scores(sentenceFeatures(s))[0]);
+    expect(out.length).toBe(3);
+  });
+
+  it("de-duplicates a feature said twice in a sentence, as the names do", () => {
+    const bank = new ModelBank([{ bias: 0, weights: { price: 1 } }]);
+    const [{ out }] = slotsOf(bank, "Price, price, price.");
+    expect(out).toEqual([bank.slotOf("word", "price")]);
+  });
+});
