@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBinary, runBinary, startServeBinary } from "../helpers/binary.js";
+import { BUILD_TIMEOUT_MS, ensureBinary, runBinary, startServeBinary } from "../helpers/binary.js";
 import { tempDir } from "../helpers/services.js";
 
 // The compiled executable, run from a directory with no node_modules, on bun:sqlite.
@@ -10,7 +10,7 @@ describe("the executable", () => {
   beforeAll(() => {
     ensureBinary();
     ({ dir, cleanup } = tempDir("callreview-e2e-"));
-  });
+  }, BUILD_TIMEOUT_MS);
   afterAll(() => cleanup());
 
   it("prints help and version from any directory", () => {

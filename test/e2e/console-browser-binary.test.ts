@@ -4,7 +4,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBinary } from "../helpers/binary.js";
+import { BUILD_TIMEOUT_MS, ensureBinary } from "../helpers/binary.js";
 import { chromiumPath } from "../helpers/chromium.js";
 import { fixture, repoRoot } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
@@ -166,7 +166,7 @@ describe.skipIf(!CHROMIUM)("review console in Chromium, against the executable",
     flagged = await submitCall(key, "c-1", "Tony", "Ellis", FLAGGED_VTT, "Tony", true);
     plain = await submitCall(key, "c-2", "Anna", "Ben", PLAIN_VTT, "Anna", false);
     browser = await chromium.launch({ executablePath: CHROMIUM!, args: ["--autoplay-policy=no-user-gesture-required", "--mute-audio"] });
-  }, 180_000);
+  }, BUILD_TIMEOUT_MS);
 
   afterAll(async () => {
     await browser?.close();

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openSqlite } from "../../src/store/driver.js";
 import { startAudioServer, type AudioServer } from "../helpers/audio-server.js";
-import { ensureBinary, startServeBinary, type ServeProcess, companyAndKeyBinary } from "../helpers/binary.js";
+import { BUILD_TIMEOUT_MS, ensureBinary, startServeBinary, type ServeProcess, companyAndKeyBinary } from "../helpers/binary.js";
 import { fixture } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
 
@@ -82,7 +82,7 @@ describe("crash safety with the compiled executable", () => {
     ensureBinary();
     // Every download takes a while, so work is really in flight when the server dies.
     audio = await startAudioServer(fixture("jfk.wav"), { delayMs: 150 });
-  });
+  }, BUILD_TIMEOUT_MS);
   afterAll(() => audio.close());
 
   const serveArgs = (dir: string) => [

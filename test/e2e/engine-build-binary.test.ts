@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import target from "../../native/whisper-target.json" with { type: "json" };
 import { cpuFeatures, missingFeatures } from "../../src/engines/cpu-features.js";
-import { ensureBinary, startServeBinary } from "../helpers/binary.js";
+import { BUILD_TIMEOUT_MS, ensureBinary, startServeBinary } from "../helpers/binary.js";
 import { fixture, repoRoot } from "../helpers/fixtures.js";
 import { tempDir } from "../helpers/services.js";
 
@@ -29,7 +29,7 @@ beforeAll(() => {
   fs.mkdirSync(models);
   fs.symlinkSync(fixture("for-tests-ggml-tiny.en.bin"), path.join(models, "for-tests-ggml-tiny.en.bin"));
   fs.symlinkSync(fixture("for-tests-silero-v6.2.0-ggml.bin"), path.join(models, "for-tests-silero-v6.2.0-ggml.bin"));
-}, 120_000);
+}, BUILD_TIMEOUT_MS);
 afterAll(() => work.cleanup());
 
 describe("engine build through the executable", () => {

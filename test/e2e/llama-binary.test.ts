@@ -6,7 +6,7 @@ import { cpuFeatures } from "../../src/engines/cpu-features.js";
 import { ReportSchema } from "../../src/report/schema.js";
 import { createCallWithVtt } from "../helpers/import-vtt.js";
 import { fixture, repoRoot, VTT } from "../helpers/fixtures.js";
-import { ensureBinary, runBinary, startServeBinary, waitForAnalyzedReport } from "../helpers/binary.js";
+import { BUILD_TIMEOUT_MS, ensureBinary, runBinary, startServeBinary, waitForAnalyzedReport } from "../helpers/binary.js";
 import { tempDir } from "../helpers/services.js";
 
 /**
@@ -34,7 +34,7 @@ describe.skipIf(!fs.existsSync(MODEL))("llama analyzer inside the executable", (
     fs.chmodSync(bin, 0o755);
     vtt = path.join(dir, "call.vtt");
     fs.writeFileSync(vtt, VTT);
-  });
+  }, BUILD_TIMEOUT_MS);
   afterAll(() => cleanup?.());
 
   const run = (args: string[], env?: Record<string, string>) => {

@@ -7,7 +7,7 @@ import type { Database } from "../../src/store/schema.js";
 import { openPostgres } from "../../src/store/postgres.js";
 import { startReceiver, type Receiver } from "../events/receiver.js";
 import { startAudioServer, type AudioServer } from "../helpers/audio-server.js";
-import { binaryPath, ensureBinary, runBinary, startServeBinary, type ServeProcess } from "../helpers/binary.js";
+import { binaryPath, BUILD_TIMEOUT_MS, ensureBinary, runBinary, startServeBinary, type ServeProcess } from "../helpers/binary.js";
 import { fixture } from "../helpers/fixtures.js";
 import { createDatabase, pgAdminUrl } from "../helpers/postgres.js";
 import { tempDir } from "../helpers/services.js";
@@ -62,7 +62,7 @@ describe.skipIf(!admin)("scale-out on PostgreSQL with the compiled executable", 
     ensureBinary();
     // Every download takes a while, so work is really in flight when a worker dies.
     audio = await startAudioServer(fixture("jfk.wav"), { delayMs: 150 });
-  });
+  }, BUILD_TIMEOUT_MS);
   afterAll(() => audio.close());
 
   it("migrate applies the schema once; serve and worker refuse a schema from a newer version", async () => {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBinary, runBinary } from "../helpers/binary.js";
+import { BUILD_TIMEOUT_MS, ensureBinary, runBinary } from "../helpers/binary.js";
 import { tempDir } from "../helpers/services.js";
 
 // The executable carries the NLP model and the trained weights: run from an empty directory.
@@ -11,7 +11,7 @@ describe("trackers in the executable", () => {
   beforeAll(() => {
     ensureBinary();
     ({ dir, cleanup } = tempDir("callreview-trackers-"));
-  });
+  }, BUILD_TIMEOUT_MS);
   afterAll(() => cleanup());
 
   it("trackers test explains built-in hits (classifier and pattern) from an empty directory", () => {

@@ -8,6 +8,9 @@ export const binaryPath = path.join(repoRoot, "dist", "callreview");
 let built = false;
 
 /** Builds dist/callreview once per test process (a second of bundling), so e2e tests always run the current code. */
+/** For hooks that may build the executable: a build takes minutes on a loaded machine, far over the default hook timeout. */
+export const BUILD_TIMEOUT_MS = 600_000;
+
 export function ensureBinary(): string {
   if (built && fs.existsSync(binaryPath)) return binaryPath;
   const r = spawnSync(process.execPath, [path.join(repoRoot, "scripts", "build.mjs")], { cwd: repoRoot, encoding: "utf8" });
