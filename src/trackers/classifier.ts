@@ -101,6 +101,9 @@ export function topFeatures(model: LinearModel, features: string[], n = 4): Arra
  * tracker. The postings sit end to end in two flat arrays and a feature maps
  * to its slice: one lookup and contiguous reads per feature, nothing to follow.
  */
+/** Feature parts a bank remembers before starting over: about 100 bytes each, so a few MB per bank at most. */
+export const REMEMBERED_LIMIT = 100_000;
+
 export class ModelBank {
   /** Feature -> its postings' start in `ks`/`ws`; they end where the next feature's start. */
   private readonly at = new Map<string, number>();
@@ -155,23 +158,25 @@ export class ModelBank {
     const byFirst = kind === "bigram";
     const maps = byFirst ? this.bigrams : this.singles;
     const key = byFirst ? a : kind;
-    let m = maps.get(key);
-    if (!m) {
-      if (this.remembered > 200_000) {
-        this.bigrams.clear();
-        this.singles.clear();
-        this.remembered = 0;
-      }
-      maps.set(key, (m = new Map()));
-    }
     const sub = byFirst ? b : a;
-    let slot = m.get(sub);
-    if (slot === undefined) {
-      slot = this.at.get(featureName(kind, a, b)) ?? -1;
-      m.set(sub, slot);
-      this.remembered++;
+    const known = maps.get(key)?.get(sub);
+    if (known !== undefined) return known;
+    if (this.remembered >= REMEMBERED_LIMIT) {
+      this.bigrams.clear();
+      this.singles.clear();
+      this.remembered = 0;
     }
+    let m = maps.get(key);
+    if (!m) maps.set(key, (m = new Map()));
+    const slot = this.at.get(featureName(kind, a, b)) ?? -1;
+    m.set(sub, slot);
+    this.remembered++;
     return slot;
+  }
+
+  /** How many feature parts the bank holds: never more than REMEMBERED_LIMIT. */
+  get remembering(): number {
+    return this.remembered;
   }
 
   /** Starts a de-duplicated slot list: `keep` then answers true once per slot until the next `fresh`. */

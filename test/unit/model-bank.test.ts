@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { compiledTrackers } from "../../src/pipeline/analyzers/rules/tracker-config.js";
-import { ModelBank } from "../../src/trackers/classifier.js";
+import { ModelBank, REMEMBERED_LIMIT } from "../../src/trackers/classifier.js";
 import { eachFeature, featureName, sentenceFeatures } from "../../src/trackers/features.js";
 import { readUtterance } from "../../src/trackers/text.js";
 import { loadSplit } from "../eval/corpus.js";
@@ -45,5 +45,17 @@ describe("model bank", () => {
     const bank = new ModelBank([{ bias: 0, weights: { price: 1 } }]);
     const [{ out }] = slotsOf(bank, "Price, price, price.");
     expect(out).toEqual([bank.slotOf("word", "price")]);
+  });
+
+  it("answers the same after starting over: a long-running process meets more word pairs than it keeps", () => {
+    const bank = new ModelBank([{ bias: 0, weights: { go_ahead: 2, "!afford": -1 } }]);
+    const before = [bank.slotOf("bigram", "go", "ahead"), bank.slotOf("negated", "afford"), bank.slotOf("bigram", "go", "away")];
+    // Into maps it already holds (one first word), and into new ones.
+    for (let i = 0; i < 150_000; i++) bank.slotOf("bigram", "go", `v${i}`);
+    for (let i = 0; i < 150_000; i++) bank.slotOf("bigram", `w${i}`, "x");
+    expect([bank.slotOf("bigram", "go", "ahead"), bank.slotOf("negated", "afford"), bank.slotOf("bigram", "go", "away")]).toEqual(before);
+    expect(before[0]).toBeGreaterThanOrEqual(0);
+    expect(before[2]).toBe(-1);
+    expect(bank.remembering).toBeLessThanOrEqual(REMEMBERED_LIMIT);
   });
 });
