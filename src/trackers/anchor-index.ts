@@ -186,7 +186,7 @@ export class AnchorIndex {
     return this.chains.length;
   }
 
-  /** Could chain `n` match the words last read? False when a part's first word or a plain word is absent. */
+  /** Could chain `n` match the words last read? False when none of its first words, or none of a required group, is present. */
   mayMatch(n: number): boolean {
     if (this.chainStamps[n] !== this.stamp) return false;
     const need = this.chains[n];

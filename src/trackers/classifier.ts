@@ -95,15 +95,15 @@ export function topFeatures(model: LinearModel, features: string[], n = 4): Arra
     .slice(0, n);
 }
 
+/** Feature parts a bank remembers before starting over: about 100 bytes each, so a few MB per bank at most. */
+export const REMEMBERED_LIMIT = 100_000;
+
 /**
  * Many models scored at once: feature -> (model, weight) postings, so a
  * sentence's features are looked up once for all trackers instead of once per
  * tracker. The postings sit end to end in two flat arrays and a feature maps
  * to its slice: one lookup and contiguous reads per feature, nothing to follow.
  */
-/** Feature parts a bank remembers before starting over: about 100 bytes each, so a few MB per bank at most. */
-export const REMEMBERED_LIMIT = 100_000;
-
 export class ModelBank {
   /** Feature -> its postings' start in `ks`/`ws`; they end where the next feature's start. */
   private readonly at = new Map<string, number>();
@@ -212,7 +212,7 @@ export class ModelBank {
     return z;
   }
 
-  /** Probabilities for every model (models that are null get 0.5 and are never asked), from `start` when given. */
+  /** Probabilities for every model from features by name (models that are null get 0.5 and are never asked), from `start` when given: the reference `scoreSlots` equals. */
   scores(features: string[], start: Float64Array = this.biases): Float64Array {
     const z = start.slice();
     this.add(z, features);
