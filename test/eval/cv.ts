@@ -14,6 +14,7 @@
  *   --no-lines prohibited_claim,.. train these categories on the library alone
  *   --retrain objection,...        retrain only these categories per fold, the rest stay as committed
  *                                  (a quicker look at one family; only its figures are out of fold)
+ *   --kinds                        also print, pooled, each objection and signal kind's call-level counts
  */
 import { BUILTIN_TRACKERS } from "../../src/trackers/library/index.js";
 import { builtinModels, useBuiltinModels } from "../../src/trackers/registry.js";
@@ -109,4 +110,15 @@ for (const w of only ? [only] : writers) {
   console.log(row(w, f));
   if (process.argv.includes("--misses")) console.log("  " + f.misses.join("\n  "));
 }
-if (folds.length > 1) console.log(row("pooled", pool(folds)));
+const pooled = pool(folds);
+if (folds.length > 1) console.log(row("pooled", pooled));
+if (process.argv.includes("--kinds")) {
+  // Where the pooled precision and recall come from: a few kinds carry most of the wrong ones.
+  console.log("kind                          right  wrong  missed     P     R");
+  for (const [kind, t] of Object.entries(pooled.callLevel)
+    .filter(([k]) => /^(objection|signal):/.test(k))
+    .sort(([a], [b]) => (a < b ? -1 : 1))) {
+    const p = prf(t);
+    console.log(`${kind.padEnd(28)} ${String(t.tp).padStart(6)} ${String(t.fp).padStart(6)} ${String(t.fn).padStart(7)}  ${f2(p.precision)}  ${f2(p.recall)}`);
+  }
+}
