@@ -27,12 +27,13 @@ export class AnchorIndex {
 
   /** Per chain: the groups it needs present (one unit of each must be in the sentence). */
   private readonly chains: Int32Array[] = [];
-  /** Group -> its unit ids; groups are shared between chains, and answered once per sentence. */
+  /** Group -> its unit ids; groups are shared between chains. */
   private readonly groups: Int32Array[] = [];
   private readonly groupIds = new Map<string, number>();
-  /** Group -> stamp of the last sentence it was asked about, and the answer then. */
+  /** Unit -> the groups it belongs to: a present unit stamps them while the sentence is read. */
+  private readonly memberOf: number[][] = [];
+  /** Group -> stamp of the last sentence holding one of its units. */
   private groupStamps = new Uint32Array(0);
-  private groupAnswers = new Uint8Array(0);
   /** Unit -> the chains whose first part can begin with it. */
   private readonly starts: number[][] = [];
   /** Chain -> stamp of the last sentence holding one of its first words. */
@@ -68,6 +69,7 @@ export class AnchorIndex {
       g = this.groups.length;
       this.groupIds.set(key, g);
       this.groups.push(Int32Array.from(ids));
+      for (const id of ids) (this.memberOf[id] ??= []).push(g);
     }
     return g;
   }
@@ -103,10 +105,7 @@ export class AnchorIndex {
   read(words: Token[]): void {
     if (this.stamps.length < this.ids.size) this.stamps = new Uint32Array(this.ids.size);
     if (this.chainStamps.length < this.chains.length) this.chainStamps = new Uint32Array(this.chains.length);
-    if (this.groupStamps.length < this.groups.length) {
-      this.groupStamps = new Uint32Array(this.groups.length);
-      this.groupAnswers = new Uint8Array(this.groups.length);
-    }
+    if (this.groupStamps.length < this.groups.length) this.groupStamps = new Uint32Array(this.groups.length);
     if (++this.stamp === 0xffffffff) {
       this.stamps.fill(0);
       this.chainStamps.fill(0);
@@ -135,6 +134,11 @@ export class AnchorIndex {
       for (const [p, id] of this.longPrefixes) if (st[id] !== now && (t.norm.startsWith(p) || t.lemma.startsWith(p))) mark([id]);
     }
     if (name) mark(this.names);
+    const gs = this.groupStamps;
+    for (const id of present) {
+      const l = this.memberOf[id];
+      if (l) for (let j = 0; j < l.length; j++) gs[l[j]] = now;
+    }
     const cs = this.chainStamps;
     const started = this.started;
     started.length = 0;
@@ -190,18 +194,7 @@ export class AnchorIndex {
   mayMatch(n: number): boolean {
     if (this.chainStamps[n] !== this.stamp) return false;
     const need = this.chains[n];
-    for (let g = 0; g < need.length; g++) if (!this.groupPresent(need[g])) return false;
+    for (let g = 0; g < need.length; g++) if (this.groupStamps[need[g]] !== this.stamp) return false;
     return true;
-  }
-
-  private groupPresent(g: number): boolean {
-    const now = this.stamp;
-    if (this.groupStamps[g] === now) return this.groupAnswers[g] === 1;
-    const units = this.groups[g];
-    let any = false;
-    for (let j = 0; j < units.length && !any; j++) any = this.stamps[units[j]] === now;
-    this.groupStamps[g] = now;
-    this.groupAnswers[g] = any ? 1 : 0;
-    return any;
   }
 }
