@@ -79,7 +79,7 @@ export function train(examples: TrainingExample[], opts: TrainOptions = {}): Lin
   return { bias: quantise(bias), weights };
 }
 
-/** Probability that the sentence belongs to the tracker, 0..1. */
+/** Probability that the sentence belongs to the tracker, 0..1, from its features by name: one model at a time, the plain definition a bank's sums must equal. */
 export function score(model: LinearModel, features: string[]): number {
   let z = model.bias;
   for (const f of features) z += model.weights[f] ?? 0;
@@ -193,7 +193,7 @@ export class ModelBank {
     return true;
   }
 
-  /** Probabilities for every model from feature slots (`slotOf`), from `start` when given: the same sums, in the same order, as `scores` on the names. */
+  /** Probabilities for every model from feature slots (`slotOf`), from `start` when given: the same sums, in the same order, as `score` on each model and the names. */
   scoreSlots(slots: ArrayLike<number>, start: Float64Array = this.biases): Float64Array {
     const z = start.slice();
     const { ks, ws, ends } = this;
@@ -205,18 +205,10 @@ export class ModelBank {
     return z;
   }
 
-  /** Log-odds for every model from some features only, to start `scores` from (what every sentence of a line shares). */
+  /** Log-odds for every model from some features by name, to start `scoreSlots` from (what every sentence of a line shares). */
   partial(features: string[]): Float64Array {
     const z = this.biases.slice();
     this.add(z, features);
-    return z;
-  }
-
-  /** Probabilities for every model from features by name (models that are null get 0.5 and are never asked), from `start` when given: the reference `scoreSlots` equals. */
-  scores(features: string[], start: Float64Array = this.biases): Float64Array {
-    const z = start.slice();
-    this.add(z, features);
-    for (let k = 0; k < z.length; k++) z[k] = sigmoid(z[k]);
     return z;
   }
 
