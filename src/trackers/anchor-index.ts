@@ -51,13 +51,12 @@ export class AnchorIndex {
    * a match meets each of them.
    */
   add(chain: Chain): number {
-    const head = chain.anchors.length ? Int32Array.from(chain.anchors[0].map((u) => this.idOf(u))) : undefined;
     const own = new Set<number>();
     for (const units of chain.required) own.add(this.groupOf([...new Set(units.map((u) => this.idOf(u)))].sort((a, b) => a - b)));
     // Of the required groups, the narrowest is the likeliest absent, so it is asked first.
     const n = this.chains.length;
     this.chains.push(Int32Array.from([...own].sort((a, b) => this.groups[a].length - this.groups[b].length || a - b)));
-    for (const id of new Set(head ?? [])) (this.starts[id] ??= []).push(n);
+    for (const id of new Set(chain.heads.map((u) => this.idOf(u)))) (this.starts[id] ??= []).push(n);
     return n;
   }
 

@@ -89,8 +89,7 @@ interface Plan {
   anchors: AnchorIndex;
   /** Per speaker role, the models of the trackers that apply to it: a rep sentence never pays for the customer models. */
   banks: Record<SpeakerRole, ModelBank>;
-  /** Per tracker: its patterns' and exclusions' numbers in the anchor index. */
-  patterns: number[][];
+  /** Per tracker: its exclusions' numbers in the anchor index. */
   exclude: number[][];
   /** Per chain number: the tracker and the pattern it is (-1 for an exclusion). */
   trackerOf: Int32Array;
@@ -144,7 +143,7 @@ function planOf(trackers: CompiledTracker[]): Plan {
     }
     for (const n of exclude[k]) trackerOf[n] = k;
   }
-  plan = { anchors, banks, patterns, exclude, trackerOf, patternOf, candidates: new Int32Array(anchors.size), slot, byRole };
+  plan = { anchors, banks, exclude, trackerOf, patternOf, candidates: new Int32Array(anchors.size), slot, byRole };
   plans.set(trackers, plan);
   return plan;
 }

@@ -21,8 +21,8 @@ export type Seq = Unit[];
 export interface Chain {
   first: Seq;
   rest: Array<{ op: "near" | "gap"; n: number; seq: Seq }>;
-  /** Units one of which must be in the sentence for each part: a cheap test before the full match. */
-  anchors: Unit[][];
+  /** The units a match can begin with: one of them must be in the sentence, a cheap test before the full match. */
+  heads: Unit[];
   /**
    * Every word a match cannot do without, as groups one unit of which must be
    * in the sentence: a plain word stands alone, a group that is not optional
@@ -195,7 +195,7 @@ export function parsePattern(src: string): Chain {
     rest.push(near ? { op: "near", n: Math.min(50, Number(near[1])), seq } : { op: "gap", n: before ? Math.min(50, Number(before[1])) : 6, seq });
   }
   const parts = [first, ...rest.map((r) => r.seq)];
-  return { first, rest, anchors: parts.map(firstUnits), required: parts.flatMap(requiredUnits), automata: parts.map(automaton) };
+  return { first, rest, heads: firstUnits(first), required: parts.flatMap(requiredUnits), automata: parts.map(automaton) };
 }
 
 /** Can the unit match no word at all: a group with an optional or all-optional alternative. */
